@@ -1,0 +1,236 @@
+"""What a comparison holds once run (`Comparison` and its `MetricRow`s) and what a reader must
+know of its data (`data_notes`): the one record compare, the report and the window read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.compare import Agreement, Mover, agreement, movers
+from workbench.core.comparison.configuration import Configuration, differing
+from workbench.core.data import Dataset
+from workbench.core.engine import Model, Scores
+from workbench.core.metrics.significance import NO_CHANGE
+from workbench.core.params import ParamValue
+from workbench.core.pipeline import Result
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One metric across the configurations; entry i is configuration i (deltas, tests and
+    counts against configuration 0, so their entry 0 is 0 / None). improved / worsened count
+    the queries that got better / worse: for a bundle's files or tokens, fewer is better."""
+
+    metric: str
+    means: list[float]
+    deltas: list[float]
+    p_values: list[float | None]
+    improved: list[int]
+    worsened: list[int]
+
+
+@dataclass
+class Comparison:
+    model: Model
+    dataset: Dataset
+    configs: list[Configuration]
+    results: list[Result]
+    metrics: list[str]
+    rows: list[MetricRow] = field(default_factory=list)
+    # what a reader must know to read the figures (which queries, tuned on which): shown with
+    # what was compared
+    notes: list[str] = field(default_factory=list)
+    # judged queries whose judgments were set aside (a configuration was tuned on them):
+    # `dataset` counts the others only
+    set_aside: int = 0
+    # what each configuration's selection returns (`selection_figures.compare_figures`:
+    # results, empty, injected tokens), where asked for or where nothing is judged: the
+    # figures an unjudged comparison has, shown by compare and the report alike
+    figures: list[Any] = field(default_factory=list)
+    # the queries of the query file left out as unjudged, said beside the judged count
+    # ("36 without judgments left out"; `core.checks.left_out_text`); "" where none was
+    left_out: str = ""
+    # the files the figures come from, said with what was compared (a report of SciFact's
+    # train split had read as one of its test split): the query file ("queries.test.jsonl",
+    # a --queries path; "" where unknown) and the judgments, as eval words them ("split test
+    # (qrels/test.tsv), binary; relevant: grade ≥ 1"; "" where there are none)
+    queries_from: str = ""
+    judgments: str = ""
+    # configurations whose figures count queries they were tuned on (k-fold values, or
+    # --all-queries): training scores, marked as such wherever the figures are shown
+    training: frozenset[str] = frozenset()
+    # each configuration's `[tuned]` record (tune --out), by name: its held-out figures
+    tuned: dict[str, Any] = field(default_factory=dict)
+    # per configuration, the parameters no score can move with on this data, with why
+    # (`Model.inert_params`: an eval case's own top K replaces inject_limit)
+    inert: list[dict[str, str]] = field(default_factory=list)
+    # where there are no judgments, what to give to measure ("--qrels FILE"): said last, after
+    # what the comparison does show (it had led the report, a command line before any figure)
+    measure_hint: str = ""
+    # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
+    shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
+    # each configuration's prepared state (`compare_configurations` keeps them): where a
+    # model kept only the pairs a ranking to the depth compared can reach (hybrid), a place
+    # past that depth is counted over every pair, as `explain` counts it
+    prepared: list[Any] = field(default_factory=list, repr=False)
+    _whole: dict[int, Scores] = field(default_factory=dict, repr=False)
+
+    def whole_scores(self, j: int) -> Scores | None:
+        """Configuration j's scores of every pair its model scores (`Model.combine`), where
+        the comparison's own table left some out (`Scores.elsewhere`); None where it left
+        none out or the prepared state is not at hand. Computed once per configuration."""
+        if self.results[j].scores.elsewhere is None or j >= len(self.prepared):
+            return None
+        if j not in self._whole:
+            model = self.model_of(j)
+            self._whole[j] = model.combine(self.prepared[j],
+                                           model.schema.resolve(self.configs[j].params))
+        return self._whole[j]
+
+    @property
+    def judged_text(self) -> str:
+        """"25 judged", or "5 judged and counted, 5 tuned on set aside"."""
+        judged = len(self.dataset.qrels or {})
+        left_out = f" ({self.left_out})" if self.left_out else ""
+        if not self.set_aside:
+            return f"{judged:,} judged{left_out}"
+        return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside{left_out}"
+
+    def model_of(self, i: int) -> Model:
+        """The model configuration i is of."""
+        return self.configs[i].model or self.model
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the configurations are of more than one model (codeledger against bm25):
+        their scores are then on no common scale, and only places and metrics compare."""
+        return len({self.model_of(i).id for i in range(len(self.configs))}) > 1
+
+    def same_model(self, i: int, j: int = 0) -> bool:
+        """Whether configurations i and j are of one model, or of a model and its preset
+        (codeledger and codeledger-document): the same parameters and signals, so that their
+        scores and signals compare."""
+        a, b = self.model_of(i), self.model_of(j)
+        return a.id == b.id or (
+            [p.name for p in a.schema] == [p.name for p in b.schema]
+            and [s.name for s in a.signals] == [s.name for s in b.signals])
+
+    @property
+    def model_ids(self) -> list[str]:
+        """The models compared, each once, in the configurations' order."""
+        return list(dict.fromkeys(self.model_of(i).id for i in range(len(self.configs))))
+
+    @property
+    def differing(self) -> dict[str, list[ParamValue | None]]:
+        configs = self.configs
+        if self.mixed:  # every configuration with its model: `differing` then reads each
+            configs = [c if c.model is not None else replace(c, model=self.model)
+                       for c in configs]
+        return differing(configs)
+
+    @property
+    def counted(self) -> NDArray[np.bool_]:
+        """bool (Q,): the queries the means count — the judged ones (those a configuration was
+        tuned on are no longer judged here), every query where nothing is judged."""
+        qrels = self.dataset.qrels
+        if not qrels:
+            return np.ones(len(self.dataset.queries), bool)
+        return np.fromiter((bool(qrels.get(q)) for q in self.dataset.queries.ids), bool,
+                           len(self.dataset.queries))
+
+    def per_query_delta(self, metric: str, i: int) -> NDArray[np.float64]:
+        """float64 (Q,): configuration i − configuration 0 per query, NaN where a query is not
+        counted (unjudged, or set aside as tuned on): a bundle's files and tokens exist for
+        every task, and an interval or chart over them must count what the means count.
+        A difference within NO_CHANGE (float noise) is 0, so no count of queries improved
+        takes it for one."""
+        missing = np.full(len(self.dataset.queries), np.nan)  # a model without the figure
+        a = self.results[0].per_query.get(metric, missing)
+        b = self.results[i].per_query.get(metric, missing)
+        d = b - a
+        d = np.where(np.abs(d) <= NO_CHANGE, 0.0, d)
+        return np.where(self.counted, d, np.nan).astype(np.float64)
+
+    def untested(self, i: int) -> dict[str, str]:
+        """The parameters configuration i changes from the first that have no effect on this
+        data under either (each with why): the comparison measured nothing about them."""
+        if not self.inert or not self.same_model(i):
+            return {}
+        return {n: self.inert[i].get(n) or self.inert[0][n]
+                for n, v in self.differing.items() if v[0] != v[i]
+                and n in self.inert[0] and n in self.inert[i]}
+
+    def lengths(self, j: int) -> NDArray[np.int64]:
+        """int64 (counted queries,): how many results configuration j returns per query."""
+        return self.results[j].ranking.count[self.counted].astype(np.int64)
+
+    def cut_short(self, i: int) -> bool:
+        """Whether configuration 0 and configuration i return lists of different lengths for
+        some counted query (a limit or min score cuts one of them): a metric at a depth past
+        the shorter list then counts fewer results, not a different order."""
+        return bool((self.lengths(0) != self.lengths(i)).any())
+
+    def same_order(self, i: int) -> bool:
+        """Whether, on every counted query, the shorter of the two lists is the start of the
+        longer: the two configurations rank alike and differ only in where they stop."""
+        a, b = self.results[0].ranking, self.results[i].ranking
+        for q in np.flatnonzero(self.counted):
+            m = int(min(a.count[q], b.count[q]))
+            if not np.array_equal(a.docs[q, :m], b.docs[q, :m]):
+                return False
+        return True
+
+    def stops_only(self, i: int) -> bool:
+        """Whether configurations 0 and i rank alike and differ only in where they stop; not
+        where one returns nothing at all (no order to share: "the order is the same; one
+        stops sooner" had been said of a model that ranked nothing)."""
+        return (self.cut_short(i) and bool(self.lengths(0).any()) and bool(self.lengths(i).any())
+                and self.same_order(i))
+
+    def agreement(self, i: int, k: int = 10) -> Agreement:
+        """How alike configuration i's top k is to configuration 0's, over the counted
+        queries (judged or not: it needs no judgment); where the two differ only in where
+        they stop, over the shorter list of each query ("same order 5 of 20" had read as a
+        change of order where one list only stopped at 5)."""
+        return agreement(self.results[i], self.results[0], k, self.counted,
+                         shorter=self.stops_only(i))
+
+    def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
+        """Documents that moved between configuration 0 and configuration i, largest first;
+        where queries a configuration was tuned on are set aside, of the counted ones only
+        (a move on a training query shows what the tuning fitted, not what it does)."""
+        counted = self.counted if self.set_aside else None
+        return movers(self.results[i], self.results[0], k, top, counted)
+
+
+def data_notes(comp: Comparison) -> list[str]:
+    """What a reader of the comparison must know of the data, as `compare`, `report` and the
+    window say it: each model's `data_warnings` (what eval warns of: decision-memory on
+    records that are no decisions), then each configuration that returns nothing on any
+    counted query, pointing to the warning where its model has one (a loss "beyond chance
+    … from the cut" had explained a model that read nothing)."""
+    out: list[str] = []
+    warned: set[str] = set()
+    seen: set[str] = set()
+    for j in range(len(comp.configs)):
+        m = comp.model_of(j)
+        if m.id in seen:
+            continue
+        seen.add(m.id)
+        for line in m.data_warnings(comp.dataset, m.schema.resolve(comp.configs[j].params)):
+            warned.add(m.id)
+            # named by its model where models are compared, unless the line names it first
+            out.append(f"{m.id}: {line}" if comp.mixed and not line.startswith(m.id) else line)
+    n = int(comp.counted.sum())
+    for j, c in enumerate(comp.configs):
+        if not n or comp.lengths(j).any():
+            continue
+        mid = comp.model_of(j).id
+        why = ("see the warning above" if mid in warned else
+               f"eval -m {mid} says what it reads of this data" if comp.mixed else
+               "nothing passes its settings")
+        out.append(f"{c.name} returns nothing on any of the {n:,} queries counted: {why}")
+    return out
