@@ -17,7 +17,6 @@ import pytest
 from numpy.typing import NDArray
 
 from workbench.cli import main
-from workbench.core import embeddings
 from workbench.core.embeddings import (
     DEFAULT_MODEL,
     EmbeddingError,
@@ -30,6 +29,7 @@ from workbench.core.embeddings import (
     resolve_device,
     worker_count,
 )
+from workbench.core.embeddings import embed as embed_module
 from workbench.core.engine import NO_PROGRESS, Cancelled, Progress
 from workbench.core.store.embeddings import text_key
 
@@ -97,7 +97,7 @@ def test_a_pool_gives_the_vectors_and_cache_keys_of_one_process_and_stops_on_can
     embed_texts(TEXTS[:10], prompt=prompt)  # cached before the pool runs
     threads_before = os.environ.get("OMP_NUM_THREADS")
     cancel_prompt = "cancel with a pool: "
-    monkeypatch.setattr(embeddings, "STEP_S", 1e9)  # steps of 1 batch, then 8, at any pace
+    monkeypatch.setattr(embed_module, "STEP_S", 1e9)  # steps of 1 batch, then 8, at any pace
     said: list[float] = []
 
     def stop() -> bool:

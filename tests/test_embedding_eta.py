@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from workbench.core import embeddings
 from workbench.core.embeddings import (
     DEFAULT_MODEL,
     READ_CHARS,
@@ -22,6 +21,7 @@ from workbench.core.embeddings import (
     register_encoder,
     text_cost,
 )
+from workbench.core.embeddings import embed as embed_module
 from workbench.core.engine import NO_PROGRESS, Progress
 
 
@@ -81,7 +81,7 @@ def test_embedding_says_how_long_is_left(monkeypatch: pytest.MonkeyPatch, tmp_pa
                                          request: pytest.FixtureRequest) -> None:
     monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
     clock = FakeClock()
-    monkeypatch.setattr(embeddings, "time", clock)
+    monkeypatch.setattr(embed_module, "time", clock)
     enc = TimedEncoder(f"timed-{request.node.name}", clock)
     register_encoder(enc.name, enc)
     said: list[str] = []

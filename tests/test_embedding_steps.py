@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from workbench.core import embeddings
+from workbench.core.embeddings import embed as embed_module
 from workbench.core.embeddings import embed_texts, next_step, open_store, register_encoder
 from workbench.core.engine import NO_PROGRESS, Cancelled, Progress
 
@@ -54,7 +54,7 @@ class PacedEncoder:
 
 def _paced(monkeypatch: pytest.MonkeyPatch, per_text: float) -> tuple[SlowClock, PacedEncoder]:
     clock = SlowClock()
-    monkeypatch.setattr(embeddings, "time", types.SimpleNamespace(monotonic=clock.monotonic))
+    monkeypatch.setattr(embed_module, "time", types.SimpleNamespace(monotonic=clock.monotonic))
     enc = PacedEncoder(clock, per_text)
     register_encoder(enc.name, enc)
     return clock, enc

@@ -22,6 +22,7 @@ from workbench.core.embeddings import (
     open_store,
     register_encoder,
 )
+from workbench.core.embeddings import embed as embed_module
 from workbench.core.engine import NO_PROGRESS, Cancelled, Progress
 from workbench.core.store import cache_dir
 from workbench.core.store import embeddings as embedding_store
@@ -173,7 +174,7 @@ def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage
 def eight_batch_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """Steps of one batch, then eight (the most) whatever the pace: `STEP_S` so long that
     any pace fills it."""
-    monkeypatch.setattr(embeddings, "STEP_S", 1e9)
+    monkeypatch.setattr(embed_module, "STEP_S", 1e9)
 
 
 def test_cancel_keeps_finished_chunks(made: CountingEncoder, eight_batch_steps: None) -> None:
@@ -222,7 +223,7 @@ def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
         counting: CountingEncoder, monkeypatch: pytest.MonkeyPatch,
         eight_batch_steps: None) -> None:
     # the pending vectors were cleared before the write: a Ctrl-C inside it lost them
-    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)  # a shard per step (1, then 8)
+    monkeypatch.setattr(embed_module, "STORE_EVERY_S", 0.0)  # a shard per step (1, then 8)
     real_add = embedding_store.EmbeddingStore.add
     calls = [0]
 
@@ -245,11 +246,11 @@ def test_vectors_are_stored_at_least_every_minute(made: CountingEncoder,
                                                   eight_batch_steps: None) -> None:
     # a killed run loses at most STORE_EVERY_S of work: here every step is its own shard
     # (1 text, then eight steps of 8 and one of 5)
-    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)
+    monkeypatch.setattr(embed_module, "STORE_EVERY_S", 0.0)
     prompt = "stored every minute: "
     embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
     assert len(open_store(made, prompt).shards) == 1 + 9
-    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 3600.0)
+    monkeypatch.setattr(embed_module, "STORE_EVERY_S", 3600.0)
     prompt = "stored per chunk: "
     embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
     # a shard once 32 or more are pending: 1 + 4 × 8 = 33, then 4 × 8 = 32, then the 5 left

@@ -55,17 +55,17 @@ def test_an_embedding_cache_not_written_is_said_in_the_status_bar(
         qtbot: QtBot, held_encoder: HeldFakeEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full disk: the vectors were computed but not kept, every start embedded everything
     again, and the window never said why. The core says it from the worker's thread."""
-    from workbench.core import embeddings
+    from workbench.core.embeddings import unkept
 
     def no_space(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_space)
     held_encoder.release.set()
-    before = embeddings._unkept_listener  # a window another test left open, or none
+    before = unkept._unkept_listener  # a window another test left open, or none
     w = MainWindow(restore=False)
     qtbot.addWidget(w)
-    assert embeddings._unkept_listener is not before
+    assert unkept._unkept_listener is not before
     assert w.unkept_note.isHidden()
     assert w.open_path(SAMPLES / "tea-beir", "dense", {"embedding_model": held_encoder.name})
     qtbot.waitUntil(lambda: not w.unkept_note.isHidden(), timeout=10_000)
@@ -81,4 +81,4 @@ def test_an_embedding_cache_not_written_is_said_in_the_status_bar(
     assert w.unkept_note.isHidden()
     qtbot.waitUntil(lambda: not w.unkept_note.isHidden(), timeout=10_000)
     w.close()
-    assert embeddings._unkept_listener is before  # uninstalled with the window
+    assert unkept._unkept_listener is before  # uninstalled with the window
