@@ -259,7 +259,8 @@ def test_a_7z_archive_in_a_trec_folder_is_skipped_and_named(
     captured = capsys.readouterr()
     assert "(2 documents)" in captured.out
     assert (f"warning: a 7-Zip archive of the TREC folder skipped, not read ({archive}): "
-            f"unpack it (7z x -o{folder} {archive}) if it holds documents"
+            f"unpack it (7z x -o{folder} {archive}, then move it out of the folder) if it holds "
+            "documents"
             ) in " ".join(captured.err.split())
     assert "hold no <DOC> records" not in captured.err
 
@@ -281,7 +282,8 @@ def test_7z_archives_are_said_apart_from_files_without_records(tmp_path: Path) -
         f"1 file(s) of the TREC folder hold no <DOC> records and were skipped, as Anserini's "
         f"TrecCollection reads them as no documents ({md5})",
         f"2 7-Zip archives of the TREC folder skipped, not read ({backup}, {old}): unpack them "
-        f"(7z x '-o{folder}' '{backup}', and so on) if they hold documents"]
+        f"(7z x '-o{folder}' '{backup}', and so on, then move them out of the folder) if they "
+        "hold documents"]
 
 
 def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
@@ -554,8 +556,8 @@ def test_a_folder_of_7z_archives_only_says_to_unpack_them(
     (folder / "disk4.7z").write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04")
     with pytest.raises(FormatError) as info:
         load_dataset(folder)
-    said = ("; it holds a 7-Zip archive (disk4.7z), which is not read: unpack it first (in the "
-            "folder: 7z x disk4.7z)")
+    said = (f"; it holds a 7-Zip archive (disk4.7z), which is not read: unpack it first (7z x "
+            f"-o{folder} {folder / 'disk4.7z'}, then move it out of the folder)")
     assert str(info.value).startswith(f"{folder}: expected a BEIR folder")
     assert str(info.value).endswith(said)
     assert main(["rank", str(folder), "-m", "bm25", "-q", "tea"]) != 0

@@ -376,7 +376,13 @@ def _trec_skipped_warnings(dataset: Dataset) -> list[str]:
     """A TREC folder's files passed over: those without <DOC> records (as Anserini passes
     them), its archives and compressed files (with how to unpack them), its other binary
     files (what each is): one warning for each of these that there are."""
-    from workbench.core.formats.trec_packed import PACKED, packed_noun, unpack_commands
+    from workbench.core.formats.trec_packed import (
+        EMPTY,
+        PACKED,
+        packed_noun,
+        then_move,
+        unpack_commands,
+    )
 
     out: list[str] = []
     passed_over = [str(f) for f in dataset.settings.get("trec_files_skipped") or []]
@@ -389,11 +395,17 @@ def _trec_skipped_warnings(dataset: Dataset) -> list[str]:
     packed = [(f, w) for f, w in why.items() if w in PACKED]
     if packed:  # Anserini opens a .7z as compress (.*?\.\d*z) and fails: not its reading
         one = len(packed) == 1
-        out.append(f"{packed_noun([w for _, w in packed])} of the TREC folder skipped, not "
+        kinds = [w for _, w in packed]
+        out.append(f"{packed_noun(kinds)} of the TREC folder skipped, not "
                    f"read ({_examples([f for f, _ in packed])}): unpack "
-                   f"{'it' if one else 'them'} ({unpack_commands(packed, into=True)}) if "
-                   f"{'it holds' if one else 'they hold'} documents")
-    binary = [f"{f}: {w}" for f, w in why.items() if w not in PACKED]
+                   f"{'it' if one else 'them'} ({unpack_commands(packed)}"
+                   f"{then_move(kinds, one)}) if {'it holds' if one else 'they hold'} "
+                   "documents")
+    empty = [f for f, w in why.items() if w == EMPTY]
+    if empty:  # named as archives, but nothing to unpack (dr1 10)
+        out.append(f"{len(empty):,} empty file(s) (0 bytes) of the TREC folder skipped, named "
+                   f"as archives or compressed files but holding nothing ({_examples(empty)})")
+    binary = [f"{f}: {w}" for f, w in why.items() if w not in PACKED and w != EMPTY]
     if binary:
         out.append(f"{len(binary):,} file(s) of the TREC folder skipped as not text, not read "
                    f"({_examples(binary)})")

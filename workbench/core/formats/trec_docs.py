@@ -50,9 +50,11 @@ from pathlib import Path
 from workbench.core.data import Corpus, Document, FormatError
 from workbench.core.formats._common import StrPath, decode_replacing, path_kind
 from workbench.core.formats.trec_packed import (
+    COMPRESSED,
     PACKED,
     not_read_as,
     packed_noun,
+    then_move,
     unpack_commands,
 )
 from workbench.core.formats.trec_web import DOCHDR_OPEN, web_record
@@ -72,9 +74,6 @@ MARKUP = re.compile(r"<[^<>]*>")
 STARTS = re.compile(r"\s*(?:<\?[^<>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^<>]*>\s*)?"
                     r"(?:<DOCSTREAM>\s*)?<DOC[\s>]", re.I | re.S)
 SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
-# Unix compress as the TREC disks name it (.Z, .z; FR94's .0z, .1z, .2z), Anserini's
-# `.*?\.\d*z$` less 7-Zip's .7z, which is no compress file (a vault's backup.7z)
-COMPRESSED = re.compile(r"(?!.*\.7z$).*\.\d*z$", re.I)
 HEAD = 4096
 SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
 HTML = re.compile(r"<html[\s>]", re.I)  # a page: in a TREC news record, refused
@@ -190,17 +189,18 @@ def archives_hint(folder: Path) -> str:
     them) are archives or compressed files (the TREC disks downloaded packed), else ""."""
     if not folder.is_dir():
         return ""
-    packed = [(file.relative_to(folder).as_posix(), why)
+    packed = [(str(file), why)
               for _, file in zip(range(SNIFFED), _files(folder), strict=False)
               if (why := not_read_as(file, _head_is_trec)) in PACKED]
     if not packed:
         return ""
     one = len(packed) == 1
-    names = [name for name, _ in packed]
+    names = [Path(file).relative_to(folder).as_posix() for file, _ in packed]
     shown = ", ".join(names[:3]) + (f", … {len(names) - 3:,} more" if len(names) > 3 else "")
-    return (f"; it holds {packed_noun([why for _, why in packed])} ({shown}), which "
-            f"{'is' if one else 'are'} not read: unpack {'it' if one else 'them'} first (in "
-            f"the folder: {unpack_commands(packed, into=False)})")
+    kinds = [why for _, why in packed]
+    return (f"; it holds {packed_noun(kinds)} ({shown}), which {'is' if one else 'are'} not "
+            f"read: unpack {'it' if one else 'them'} first ({unpack_commands(packed)}"
+            f"{then_move(kinds, one)})")
 
 
 def _text(path: Path) -> tuple[str, int, int]:
