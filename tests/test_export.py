@@ -336,9 +336,9 @@ def test_export_out_keeps_the_config_values_not_set_here(
                         .read_text())
     assert record["kept_in_config"]["settings"] == [
         {"setting": "selector.default_budget.tokens", "in_config": 5000, "measured": 8000,
-         "file": ".codeledger/config.json"},
+         "measured_not_passed": False, "file": ".codeledger/config.json"},
         {"setting": "selector.default_budget.max_files", "in_config": 10, "measured": 25,
-         "file": ".codeledger/config.json"}]
+         "measured_not_passed": False, "file": ".codeledger/config.json"}]
     # set explicitly (a preset too, or a params file): written, and said
     config.write_text(json.dumps(mine))
     params = tmp_path / "p.toml"
@@ -644,7 +644,7 @@ def test_the_record_lists_what_the_variables_files_kept(tmp_path: Path) -> None:
     record = json.loads((tmp_path / "decision-memory.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
         {"setting": "PI_MEMORY_INJECT_MIN_SCORE", "in_config": "6", "measured": "8",
-         "file": "decision-memory.env"}]
+         "measured_not_passed": False, "file": "decision-memory.env"}]
     assert record["kept_in_config"]["note"].startswith("decision-memory.env kept its own")
     vs = tmp_path / "vs"
     vs.mkdir()
@@ -655,7 +655,7 @@ def test_the_record_lists_what_the_variables_files_kept(tmp_path: Path) -> None:
     record = json.loads((vs / "vault-search.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
         {"setting": "OBSIDIAN_SEARCH_BATCH_SIZE", "in_config": "15", "measured": "10",
-         "file": "mcp-server-env.json"}]
+         "measured_not_passed": False, "file": "mcp-server-env.json"}]
 
 
 def test_the_search_vault_arguments_there_are_merged_in_their_form(
@@ -676,7 +676,7 @@ def test_the_search_vault_arguments_there_are_merged_in_their_form(
     assert "note: search_vault.args.json: kept its own minScore 0.3 (not set here" in err
     record = json.loads((tmp_path / "vault-search.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
-        {"setting": "minScore", "in_config": 0.3, "measured_not_passed": True,
+        {"setting": "minScore", "in_config": 0.3, "measured": None, "measured_not_passed": True,
          "file": "search_vault.args.json"}]
     assert record["kept_in_config"]["note"].startswith("search_vault.args.json kept its own")
     # set here to 0, "not passed": taken out; a file on one line stays on one line
@@ -758,8 +758,8 @@ def test_the_notes_on_search_vault_arguments_never_say_null(
     assert main(["export", "-m", "vault-search", "--out", str(tmp_path)]) == 0
     err = " ".join(capsys.readouterr().err.split())
     assert ("note: search_vault.args.json: kept its own minScore 0.3, limit 20, offset 3 (not "
-            "set here; measured without them, not passed: -p min_score=0.0 -p limit=0 "
-            "-p offset=0 takes them out)") in err
+            "set here; measured without them, not passed: take them out of the file, or "
+            "-p min_score=0.0 -p limit=0 -p offset=0 takes them out)") in err
     assert "null" not in err
     args.write_text('{"query": "tea", "minScore": 0.3, "limit": 20}')
     assert main(["export", "-m", "vault-search", "-p", "min_score=0", "-p", "limit=5",
@@ -774,25 +774,28 @@ def test_the_notes_on_search_vault_arguments_never_say_null(
 
 def test_the_record_says_not_passed_apart_from_a_null_in_the_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """r50: the record stored `"measured": null` for an argument measured as not passed,
-    beside `"in_config": null` for a file that holds a null: a script reading it could not
-    tell "the file holds null" from "measured without it". A value measured is still
-    `measured`; one not passed is `measured_not_passed`, and the note says what to do."""
+    """r50: the record stored `"measured": null` for an argument measured as not passed: a
+    script could not tell it from nothing measured. Each entry holds `measured` (a script's
+    `entry["measured"]` never raises KeyError) and `measured_not_passed`, and the record's
+    note gives the stderr note's remedies (dr1 7)."""
     from workbench.cli import main
 
     args = tmp_path / "search_vault.args.json"
-    args.write_text('{"query": "tea", "minScore": null, "limit": 20}')
+    args.write_text('{"query": "tea", "minScore": 0.3, "limit": 20}')
     assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(tmp_path)]) == 0
-    capsys.readouterr()
+    err = " ".join(capsys.readouterr().err.split())
+    assert ("kept its own minScore 0.3 (not set here; measured without it, not passed: take it "
+            "out of the file, or -p min_score=0.0 takes it out)") in err
     record = json.loads((tmp_path / "vault-search.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
-        {"setting": "minScore", "in_config": None, "measured_not_passed": True,
+        {"setting": "minScore", "in_config": 0.3, "measured": None, "measured_not_passed": True,
          "file": "search_vault.args.json"}]
     assert record["kept_in_config"]["note"] == (
         "search_vault.args.json kept its own value of these (not set with -p or --params): the "
-        "figures were measured with the other; those with measured_not_passed were measured "
-        "without the setting (not passed to obsidian-mcp, which then takes its own default): "
-        "take it out of the file to match them")
+        "figures were measured with the value under measured; where measured_not_passed is "
+        "true, without the setting (not passed to obsidian-mcp, which then takes its own "
+        "default): to match them, take each such setting out of the file named with it, or "
+        "export again setting it with -p as measured, which takes it out")
     # a value measured beside it stays a value; the note has no word of "not passed"
     (tmp_path / "mcp-server-env.json").write_text(json.dumps({"mcpServers": {"o": {
         "env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "15"}}}}))
@@ -803,8 +806,28 @@ def test_the_record_says_not_passed_apart_from_a_null_in_the_file(
     record = json.loads((tmp_path / "vault-search.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
         {"setting": "OBSIDIAN_SEARCH_BATCH_SIZE", "in_config": "15", "measured": "10",
-         "file": "mcp-server-env.json"}]
+         "measured_not_passed": False, "file": "mcp-server-env.json"}]
     assert "not_passed" not in record["kept_in_config"]["note"]
+
+
+@pytest.mark.parametrize("off", ["0", "0.0", "null", "-1"])
+def test_a_min_score_that_acts_as_not_passed_is_not_told_to_change(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], off: str) -> None:
+    """minScore 0, 0.0, null or below 0 acts as not passed (obsidian-mcp applies it only above
+    0): measured without it, the file already matches, and no note tells the user to take it
+    out, nor does the record list it as kept (dr1 6)."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    text = f'{{"query": "tea", "minScore": {off}, "limit": 20}}'
+    args.write_text(text)
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "-p", "early_stop=true",
+                 "--out", str(tmp_path)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "minScore" not in err
+    assert json.loads(args.read_text()) == {**json.loads(text), "limit": 5}
+    assert "kept_in_config" not in json.loads(
+        (tmp_path / "vault-search.changes.json").read_text())
 
 
 def test_search_vault_arguments_in_a_tool_call_are_written_in_its_arguments(

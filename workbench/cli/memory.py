@@ -470,7 +470,8 @@ def _update_lines(update: Any, sources: Any, params: Any) -> list[str]:
     if unpassed:
         out.append("kept its own " + ", ".join(f"{key} {j(old)}" for key, old in unpassed)
                    + " (not set here; measured without "
-                   + them(unpassed, "it", "them") + ", not passed: "
+                   + them(unpassed, "it", "them") + ", not passed: take "
+                   + them(unpassed, "it", "them") + " out of the file, or "
                    + " ".join(hint(key) for key, _ in unpassed) + " takes "
                    + them(unpassed, "it", "them") + " out)")
     if update.added:

@@ -144,10 +144,11 @@ class Export:
         settings a config already there kept its own value of (`Update.kept`: key, its
         value, the one measured), so the record does not claim them written; `elsewhere`:
         (file name, its `Update.kept`) for the variables' files there (decision-memory.env,
-        mcp-server-env.json: dr3 5); each entry names its file. A setting measured as not
-        passed (search_vault's minScore at 0: the target's own default) has no `measured`
-        but `"measured_not_passed": true`: a `"measured": null` had read as the file's null,
-        or as nothing measured (r50)."""
+        mcp-server-env.json: dr3 5); each entry names its file. Each entry has both
+        `measured` and `measured_not_passed`: a setting measured as not passed (search_vault's
+        minScore at 0: the target's own default) is `"measured": null,
+        "measured_not_passed": true`, so that a null there is never read as the file's null
+        or as nothing measured (r50), and `entry["measured"]` is always there (dr1 7)."""
         doc: dict[str, object] = {"model": self.model, "target": self.target,
                                   **({"not_recommended": self.verdict} if self.verdict else {}),
                                   "changed": [c.as_json() for c in self.changed]}
@@ -158,14 +159,15 @@ class Export:
             entries = [_kept_entry(str(name), key, old, new)
                        for name, its in [(self.config_path, kept), *elsewhere]
                        for key, old, new in its]
-            unpassed = any("measured_not_passed" in entry for entry in entries)
+            unpassed = any(entry["measured_not_passed"] for entry in entries)
             doc["kept_in_config"] = {
                 "note": f"{' and '.join(files)} kept {'its' if len(files) == 1 else 'their'} "
                         "own value of these (not set with -p or --params): the figures were "
-                        "measured with the other"
-                        + (f"; those with measured_not_passed were measured without the "
-                           f"setting (not passed to {self.target}, which then takes its own "
-                           "default): take it out of the file to match them"
+                        "measured with the value under measured"
+                        + (f"; where measured_not_passed is true, without the setting (not "
+                           f"passed to {self.target}, which then takes its own default): to "
+                           "match them, take each such setting out of the file named with it, "
+                           "or export again setting it with -p as measured, which takes it out"
                            if unpassed else ""),
                 "settings": entries}
         if self.measured:
@@ -177,11 +179,10 @@ Exporter = Callable[[Mapping[str, ParamValue]], Export]
 
 
 def _kept_entry(file: str, key: str, old: object, new: object) -> dict[str, object]:
-    """One setting a config kept its own value of: the value measured, or, where the figures
-    were measured with the setting not passed (None), `measured_not_passed` instead."""
-    measured: dict[str, object] = ({"measured_not_passed": True} if new is None
-                                   else {"measured": new})
-    return {"setting": key, "in_config": old, **measured, "file": file}
+    """One setting a config kept its own value of: the value measured (None where the figures
+    were measured with the setting not passed) and whether it was not passed."""
+    return {"setting": key, "in_config": old, "measured": new,
+            "measured_not_passed": new is None, "file": file}
 
 
 def _number(value: ParamValue) -> str:
@@ -736,6 +737,8 @@ def _merged_args(path: Path, args: Mapping[str, object],
         elif value is not None and old == value and isinstance(old, bool) == isinstance(
                 value, bool):
             continue  # the same (5 and 5.0 alike; true is not 1)
+        elif value is None and key == "minScore" and _min_score_off(old):
+            continue  # the same: minScore acts only above 0, as not passed (dr1 6)
         elif given is None or name in given:
             if value is None:
                 del current[key]
@@ -745,6 +748,13 @@ def _merged_args(path: Path, args: Mapping[str, object],
         else:
             kept.append((at + key, old, value))
     return Update(path, tuple(written), tuple(kept), tuple(added), _json_in_form(whole, raw))
+
+
+def _min_score_off(value: object) -> bool:
+    """Whether search_vault's minScore `value` acts as not passed: null, or a number not above
+    0 (obsidian-mcp applies it only above 0)."""
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool)
+                             and value <= 0)
 
 
 def _json_in_form(value: object, raw: bytes) -> str:
