@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import SAMPLES
 from workbench.cli import main
+from workbench.textout import display_width
 
 
 def _table(out: str) -> tuple[list[str], list[list[str]]]:
@@ -128,8 +129,15 @@ def test_at_80_columns_the_least_contributing_signals_are_left_out_and_named(
     for row, wide_row in zip(rows, wide_rows, strict=True):  # the values shown are the same
         assert row == [wide_row[wide_heads.index(h)] for h in heads]
     said = " ".join(out.split())
-    assert (f"not shown, to fit 80 columns: {', '.join(left)} (the smallest contributions in "
-            "these rows; a wider terminal or --format json shows them)") in said
+    note = (f"not shown, to fit 80 columns: {', '.join(left)} (adding little to these rows); "
+            "COLUMNS=")
+    assert note in said and said.split(note)[1].split()[1:5] == ["or", "--format", "json",
+                                                                 "shows"]
+    columns = said.split(note)[1].split()[0]  # the width said: every signal fits it
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert "not shown, to fit" not in out and _table(out)[0] == wide_heads
 
 
 def test_at_80_columns_titles_are_clipped_before_a_signal_is_left_out(
@@ -145,6 +153,97 @@ def test_at_80_columns_titles_are_clipped_before_a_signal_is_left_out(
     assert max(len(line) for line in lines) <= 80
     assert max(len(row[heads.index("title")]) for row in rows) == 20
     assert {"lexical", "locality", "important"} <= set(heads)
+
+
+def _table_lines(out: str) -> list[str]:
+    """The table's lines: its header (one or two lines), dashes and rows."""
+    lines = out.splitlines()
+    dashes = next(i for i, line in enumerate(lines) if line.startswith("----"))
+    _, rows = _table(out)
+    return lines[2:dashes] + lines[dashes:dashes + 1 + len(rows)]
+
+
+def test_to_a_file_or_a_pipe_the_table_is_whole(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard output not a terminal and no COLUMNS (a file, `| less -S`, `| grep`): every
+    signal is shown, as before tables were fitted to a terminal; a saved table had lost 9 of
+    its 13 signals to a width of 100 that no terminal had (dr1 4)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    command = ["rank", str(SAMPLES / "code-repo"), "-m", "codeledger", "--query-id",
+               "c885591bbb0", "--top", "20"]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    assert "not shown, to fit" not in out
+    heads, _ = _table(out)
+    assert main([*command, "--format", "json"]) == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)["results"]
+    signals = [s for s in rows[0]["contributions"]
+               if any(abs(r["contributions"][s]) >= 5e-5 for r in rows)]
+    assert [h for h in heads if h in signals] == signals and len(signals) > 10
+
+
+def test_at_80_columns_the_titles_go_before_every_signal_does(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """vault-search's table at 80 columns had left out all three signals and was still 83
+    wide: now the title column goes, the table fits, and signals are shown (dr1 5)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["rank", str(SAMPLES / "vault"), "-m", "vault-search", "--query-id", "v01",
+                 "--top", "5"]) == 0
+    out = capsys.readouterr().out
+    heads, _ = _table(out)
+    assert max(display_width(line) for line in _table_lines(out)) <= 80
+    assert "title" not in heads and {"position", "density"} & set(heads)
+    said = " ".join(out.split())
+    assert "not shown, to fit 80 columns: the titles, tf (adding little to these rows)" in said
+
+
+def test_at_80_columns_titles_are_clipped_only_as_much_as_needed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The titles had been clipped in steps (40, 30, 20): story's table was 71 wide at 80
+    columns, titles cut to 20 where 29 fit. And a signal that fits beside those kept is shown
+    (code-repo's graph had been left out of a 72-wide table) (dr1 12)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["rank", str(SAMPLES / "story"), "-m", "hybrid", "--query-id", "c26"]) == 0
+    out = capsys.readouterr().out
+    heads, rows = _table(out)
+    assert max(display_width(line) for line in _table_lines(out)) == 80  # no room left over
+    assert any(row[heads.index("title")].endswith("…") for row in rows)
+    assert max(len(row[heads.index("title")]) for row in rows) > 20
+    assert main(["rank", str(SAMPLES / "code-repo"), "-m", "codeledger", "--query-id",
+                 "c885591bbb0", "--top", "20"]) == 0
+    out = capsys.readouterr().out
+    heads, _ = _table(out)
+    assert max(display_width(line) for line in _table_lines(out)) <= 80
+    assert {"content", "graph"} <= set(heads)
+
+
+def test_at_80_columns_the_snippets_wrap_as_the_table_fits(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """decision-memory's snippets under a table fitted to 80 columns had run to 251: they
+    wrap at the same width, under their text, every word kept (dr1 13). To a file, they are
+    one line each, as the table is whole."""
+    import json
+
+    command = ["rank", str(SAMPLES / "decisions"), "-m", "decision-memory", "--query-id",
+               "turn-1"]
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main([*command, "--format", "json"]) == 0
+    snippets = [r["snippet"] for r in json.loads(capsys.readouterr().out)["results"]]
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    part = out[out.index("\nsnippets:\n") + len("\nsnippets:\n"):].split("\n\n")[0]
+    lines = part.splitlines()
+    assert max(display_width(line) for line in lines) <= 80 < max(map(len, snippets)) + 6
+    assert all(line.startswith("      ") or line[:4].strip().isdigit() for line in lines)
+    assert " ".join(part.split()) == " ".join(
+        f"{n} {' '.join(s.split())}" for n, s in enumerate(snippets, 1))
+    monkeypatch.delenv("COLUMNS")
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    part = out[out.index("\nsnippets:\n") + len("\nsnippets:\n"):].split("\n\n")[0]
+    assert len(part.splitlines()) == len(snippets)
 
 
 def test_decision_memory_whole_contributions_print_as_integers(

@@ -56,6 +56,19 @@ def text_width() -> int:
     return max(60, shutil.get_terminal_size((100, 24)).columns)
 
 
+def table_width() -> int | None:
+    """The columns a table is narrowed to fit (titles clipped, columns left out): the
+    terminal's (`text_width`) where standard output is a terminal or $COLUMNS is set; None for
+    a file or a pipe without $COLUMNS, whose reader scrolls or searches: the whole table, as
+    it always was (dr1 4: a saved table had lost 9 of its 13 signals to a width of 100)."""
+    if os.environ.get("COLUMNS", "").strip().isdigit():
+        return text_width()
+    try:
+        return text_width() if sys.stdout.isatty() else None
+    except (AttributeError, ValueError):  # no stdout, or a closed one
+        return None
+
+
 def wrap(text: str, width: int | None = None, *, hang: int = 2) -> str:
     """Each line of `text` wrapped at `width` (`text_width()`) on spaces, its continuation
     lines indented by its own leading spaces and `hang` more; a word longer than the line (a

@@ -5,7 +5,9 @@ score breakdown, gates and matched terms; a bundle-selecting model's bundle)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,14 @@ from workbench.cli.common import (
 from workbench.core import engine
 from workbench.core.data import display_title
 from workbench.core.pipeline import MIN_DEPTH
-from workbench.textout import display_width, explain_lines, format_table, say, text_width
+from workbench.textout import (
+    display_width,
+    explain_lines,
+    format_table,
+    say,
+    table_width,
+    text_width,
+)
 
 
 def add_commands(sub: Any) -> None:
@@ -281,17 +290,21 @@ def cmd_rank(args: argparse.Namespace) -> int:
                 for r, t in zip(rows, titles, strict=True)]
     # at a narrow terminal the titles are clipped shorter, then the signals that add least
     # to these rows (by each one's largest |contribution|; of two alike, the later column)
-    # left out first, and named (dr7 9)
+    # left out first, and named (dr7 9); to a file or a pipe, the whole table (dr1 4)
     least = sorted(signals, key=lambda s: (max(abs(r["contributions"][s]) for r in rows),
                                            -signals.index(s)))
-    text, narrowed = _fitted_table(header, table, least)
-    print(text)
+    width = table_width()
+    fitted = _fitted_table(header, table, least, width)
+    print(fitted.text)
     if zero:
         say(f"0 in every row above, so not shown: {', '.join(zero)} (--format json has them)")
-    if narrowed:
-        say(f"not shown, to fit {text_width()} columns: "
-            f"{', '.join(s for s in signals if s in narrowed)} (the smallest contributions in "
-            "these rows; a wider terminal or --format json shows them)")
+    if fitted.left_out:
+        left = [s for s in signals if s in fitted.left_out]
+        said = ([f"{', '.join(left)} (adding little to these rows)"] if left else [])
+        if "title" in fitted.left_out:
+            said.insert(0, "the titles")
+        say(f"not shown, to fit {width} columns: {', '.join(said)}; COLUMNS={fitted.whole} or "
+            "--format json shows them")
     if marks:
         taken = sum(1 for m in marks.values() if m == "in")
         above = sum(1 for r in rows if marks.get(r["doc"]) == "in")
@@ -301,37 +314,74 @@ def cmd_rank(args: argparse.Namespace) -> int:
                marks.values() else "") + "; `workbench explain` says why, file by file")
     if shown is not None:
         print("\nsnippets:")
-        for r in rows:
-            print(f"{r['rank']:>4}  {r['snippet']}")
+        for r in rows:  # at the table's width, where it has one (dr1 13)
+            line = f"{r['rank']:>4}  {r['snippet']}"
+            print(line if width is None or display_width(line) <= width else textwrap.fill(
+                line, width, subsequent_indent=" " * 6, break_long_words=False,
+                break_on_hyphens=False))
         if shown.block:
             print("\nthe memory block the agent receives:\n" + shown.block)
     return EXIT_OK
 
 
-TITLE_WIDTHS = (40, 30, 20)  # a title clipped to each in turn where the table is too wide
+TITLE_WIDEST = 40  # a title clipped to this, and where the table is too wide to its width
+TITLE_NARROWEST = 20  # clipped no shorter while a signal fits beside it
+
+
+@dataclasses.dataclass(frozen=True)
+class Fitted:
+    """A table as printed: `left_out` the columns not shown to fit (signals, "title"),
+    `whole` the columns that every one needs (for the note's COLUMNS=)."""
+
+    text: str
+    left_out: tuple[str, ...] = ()
+    whole: int = 0
 
 
 def _fitted_table(header: list[str], table: Callable[[int], list[list[Any]]],
-                  optional: list[str]) -> tuple[str, list[str]]:
-    """`format_table` of `table(title width)`, where it is wider than the terminal
-    (`textout.text_width`, as the notes under it wrap) with each long name (test_relevance)
-    over two header lines, "test_" above "relevance": codeledger's had been 250 columns wide.
-    The rule had been a fixed 160 columns, splitting a 151-column table on a 300-column
-    terminal and not on an 80 (dr4 10). Still too wide (at 80 columns codeledger's had been
-    135 wide, dr7 9), its titles are clipped shorter (TITLE_WIDTHS), then the `optional`
-    columns left out, the first first, as few as make it fit (with the widest title that
-    then fits), or all of them where none do. (the table, the columns left out)."""
-    width = text_width()
-    text = ""
-    for count in range(len(optional) + 1):
-        left_out = optional[:count]
-        keep = [i for i, name in enumerate(header) if name not in left_out]
-        for title_width in TITLE_WIDTHS:
+                  optional: list[str], width: int | None) -> Fitted:
+    """`format_table` of `table(title width)` with titles clipped to TITLE_WIDEST, where it
+    is wider than `width` (`textout.text_width` without a terminal: as the notes under it
+    wrap) with each long name (test_relevance) over two header lines, "test_" above
+    "relevance": codeledger's had been 250 columns wide (dr4 10). Where `width` is a
+    terminal's (`textout.table_width`, not None) and the split table is still too wide (at 80
+    columns codeledger's had been 135 wide, dr7 9), its titles are clipped to the widest that
+    fits, no shorter than TITLE_NARROWEST, then the `optional` columns left out, the first
+    first, as few as make it fit, and then any of them that fit again put back (dr1 12). Where
+    even one signal does not fit beside a title, the title column is left out instead, and
+    where nothing fits, the whole table is printed (dr1 5: all of vault-search's signals had
+    been left out, the table still too wide)."""
+    if width is None:
+        return Fitted(_table_within(header, table(TITLE_WIDEST), text_width()))
+    whole = _table_within(header, table(TITLE_WIDEST), width)
+    if _widest(whole) <= width:
+        return Fitted(whole)
+
+    def fit(shown: list[str], titled: bool) -> str | None:
+        keep = [i for i, name in enumerate(header)
+                if (name in shown or name not in optional) and (titled or name != "title")]
+        narrowest = TITLE_NARROWEST if titled and "title" in header else TITLE_WIDEST
+        for title_width in range(TITLE_WIDEST, narrowest - 1, -1):
             text = _table_within([header[i] for i in keep],
                                  [[row[i] for i in keep] for row in table(title_width)], width)
             if _widest(text) <= width:
-                return text, left_out
-    return text, optional
+                return text
+        return None
+
+    for titled in ((True, False) if "title" in header else (True,)):
+        for count in range(max(len(optional), 1)):  # at least one signal shown, where any
+            shown = optional[count:]
+            if fit(shown, titled) is None:
+                continue
+            for signal in reversed(optional[:count]):  # the larger first: back where it fits
+                if fit([signal, *shown], titled) is not None:
+                    shown.append(signal)
+            text = fit(shown, titled)
+            assert text is not None
+            return Fitted(text, tuple(s for s in optional if s not in shown)
+                          + (() if titled else ("title",)),
+                          _widest(_table_within(header, table(TITLE_WIDEST), 0)))
+    return Fitted(whole)
 
 
 def _table_within(header: list[str], table: list[list[Any]], width: int) -> str:
