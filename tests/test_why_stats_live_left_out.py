@@ -100,3 +100,33 @@ def test_the_rule_eval_and_sweep_can_take(tmp_path: Path) -> None:
     assert found == ([True, True, True, False, False], LeftOut(searches=1, disabled=1))
     assert counted_queries(get_model("bm25"), object(), get_model("bm25").schema.resolve({})) \
         is None
+
+
+def test_the_tabs_long_caption_wraps_and_keeps_the_windows_width(
+        tmp_path: Path, qtbot: object) -> None:
+    # rv2 1: the left-out lines on one unwrapped caption line held a 1,280 px main window
+    # 1,349 px wide (2,559 px with searches only): the parameter panel and Export off-screen
+    from workbench.gui.charts import InjectionDiagnostics
+    from workbench.gui.main_window import MainWindow
+
+    folder = _folder(tmp_path)
+    # every query a search: the longest caption (its note and both sliders inert)
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(
+        {"id": f"s{i}", "text": "connection pooling", "now": NOW, "mode": "search",
+         "cwd": "/repos/off" if i == 3 else "/repos/app"}) + "\n" for i in range(4)))
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)  # type: ignore[attr-defined]
+    assert w.open_path(folder, "decision-memory", queries=tmp_path / "s.jsonl")
+    panel = w.charts.panels["InjectionDiagnostics"]
+    assert isinstance(panel, InjectionDiagnostics)
+    w.charts.setCurrentWidget(panel)
+    qtbot.wait(100)  # type: ignore[attr-defined]
+    assert "every query is a manual search" in panel.caption.text()
+    # the unwrapped line is wider than the window: the case the window had widened for
+    assert panel.caption.fontMetrics().horizontalAdvance(panel.caption.text()) > 1000
+    assert w.width() == 1280
+    assert panel.caption.geometry().right() < panel.width()
+    assert panel.export_button.geometry().right() <= panel.width()

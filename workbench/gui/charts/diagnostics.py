@@ -122,6 +122,13 @@ class InjectionDiagnostics(ChartPanel):
         layout = self.layout()
         assert isinstance(layout, QVBoxLayout)
         layout.insertWidget(1, self.verdict)
+        # the caption wraps within the panel and takes the header's spare room: on one line,
+        # its left-out and inert notes (1,264 px with two searches left out, 2,474 px with
+        # searches only) had held the main window wider than a 1,280 px screen (rv2 1)
+        self.caption.setWordWrap(True)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.header.setStretchFactor(self.caption, 1)
+        self.header.setStretch(1, 0)  # the base's stretch after the caption: the caption's room
         self.ids = fit_table(ID_COLUMNS, ID_HELP)
         self.plot = make_plot(left="turns", bottom="results per turn")
         self.bars_current = pg.BarGraphItem(x=[], height=[], width=0.38,
@@ -418,8 +425,13 @@ class InjectionDiagnostics(ChartPanel):
         model = self.session.model
         if model is None:
             return ""
-        return "".join(f" · {model.schema[n].label}: no effect here ({self.inert[n]})"
-                       for n in model.headline if n in self.inert)
+        # sliders inert for one reason are said together: the reason twice had made the
+        # search-only caption three lines at 1,280 px, the tables below it scrolling (rv2 1)
+        why: dict[str, list[str]] = {}
+        for n in (n for n in model.headline if n in self.inert):
+            why.setdefault(self.inert[n], []).append(model.schema[n].label)
+        return "".join(f" · {' and '.join(labels)}: no effect here ({reason})"
+                       for reason, labels in why.items())
 
     def _fill_ids(self) -> None:
         cur = self.stats
