@@ -58,8 +58,10 @@ def test_a_csv_query_file_can_ask_for_a_search(tmp_path: Path) -> None:
     prep = model.prepare(ds, params)
     assert prep.q_mode.tolist() == [0, -1]  # s1 a manual search; s2's mode unread
     said = [w for w in model.data_warnings(ds, params) if "unreadable" in w]
-    assert said == ["1 query with an unreadable mode (injection or search; read as not given: "
-                    "an injection, as the eval harness reads a query without one): s2 'inject'"]
+    # with its place, as a key no model reads is said (rv2 7)
+    assert said == [f"{tmp_path / 'q.csv'}:3: 1 query with an unreadable mode (injection or "
+                    "search; read as not given: an injection, as the eval harness reads a "
+                    "query without one): s2 'inject'"]
     # in a fixed mode the query's own mode is not read, so not warned of
     fixed = model.schema.resolve({"mode": "search"})
     assert not [w for w in model.data_warnings(ds, fixed) if "unreadable" in w]

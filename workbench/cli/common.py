@@ -353,6 +353,15 @@ def typed_context(dataset: Dataset, given: list[str], model: str) -> dict[str, A
     shared = dict(context)
     for item in given:
         context[_context_key(item, model, keys)] = item.partition("=")[2]
+    if "forInjection" in keys:  # decision-memory: one setting under two names (rv2 4)
+        from workbench.core.models.decision_memory.queries import (
+            conflict_text,
+            spelling_conflicts,
+        )
+
+        for names, read in spelling_conflicts(context):
+            raise UsageError(f"--context: {conflict_text(context, names, read)}: they "
+                             "disagree; give the setting once")
     if shared:
         kept = {k: v for k, v in shared.items() if context.get(k) == v}
         if kept:
@@ -622,9 +631,10 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
                         "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
                         "(decision-memory: also for_injection, project_only, min_score, "
                         "limit, prompt, or pi-lodestone's forInjection, projectOnly, "
-                        "minScore, topK), now=… (importance), commit=SHA (codeledger); a key "
-                        "the model does not read is refused; repeatable. Without it a typed "
-                        "query takes the now and cwd every query of the dataset shares")
+                        "minScore, topK: only the names, not its eval harness's defaults "
+                        "minScore 8, topK 5), now=… (importance), commit=SHA (codeledger); a "
+                        "key the model does not read is refused; repeatable. Without it a "
+                        "typed query takes the now and cwd every query of the dataset shares")
     p.add_argument("--top", type=whole(1), default=top,
                    help=f"results to show (default {top}{top_help})")
 

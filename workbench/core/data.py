@@ -163,15 +163,18 @@ class QuerySet:
 
     `keys_at` maps each context key a query file gives to where it first gives it
     ("FILE:LINE"), so that a key the model does not read is said with its place (rv 51 1);
-    beside the queries for the same reason."""
+    beside the queries for the same reason. `at` maps each query id to its record's place
+    ("FILE:LINE"), for a warning about one query's context (rv2 4, 7)."""
 
     def __init__(self, queries: Iterable[Query], *, name: str = "queries",
                  no_text: Mapping[str, str] | None = None,
-                 keys_at: Mapping[str, str] | None = None) -> None:
+                 keys_at: Mapping[str, str] | None = None,
+                 at: Mapping[str, str] | None = None) -> None:
         self.queries: tuple[Query, ...] = tuple(queries)
         self.name = name
         self.no_text: dict[str, str] = dict(no_text or {})
         self.keys_at: dict[str, str] = dict(keys_at or {})
+        self.at: dict[str, str] = dict(at or {})
         self.index: dict[str, int] = {}
         for i, q in enumerate(self.queries):
             if q.id in self.index:
@@ -195,7 +198,8 @@ class QuerySet:
         keep = set(ids)
         return QuerySet((q for q in self.queries if q.id in keep), name=self.name,
                         no_text={k: v for k, v in self.no_text.items() if k in keep},
-                        keys_at=self.keys_at)
+                        keys_at=self.keys_at,
+                        at={k: v for k, v in self.at.items() if k in keep})
 
 
 Qrels = dict[str, dict[str, int]]

@@ -669,18 +669,25 @@ def read_queries(path: StrPath, *, name: str = "queries") -> QuerySet:
     path = Path(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
-    keys_at: dict[str, str] = {}  # each context key, where it is first given
+    keys_at: dict[str, str] = {}  # each context key, where it is first given a value
+    empty_at: dict[str, str] = {}  # where first named with none (a CSV column's empty cell)
+    at: dict[str, str] = {}  # each query's place
     for line, obj, from_csv in _records(path):
         query_id = _record_id(obj, path, line)
         check_unique(seen, query_id, path, line, "id" if "id" in obj else "_id")
         context = _extras(obj, QUERY_KEYS, ("metadata", "context"), from_csv, path, line)
-        for key in context:
-            keys_at.setdefault(key, f"{path}:{line}")
+        at[query_id] = f"{path}:{line}"
+        for key, value in context.items():
+            # the first line that holds a value: a CSV's first row had been named though its
+            # cell was empty (rv2 8)
+            empty = value is None or (isinstance(value, str) and not value.strip())
+            (empty_at if empty else keys_at).setdefault(key, f"{path}:{line}")
         queries.append(Query(
             id=query_id,
             text=get_str(obj, "text", path, line, required=True),
             context=context,
         ))
+    keys_at = {**{k: v for k, v in empty_at.items() if k not in keys_at}, **keys_at}
     if not queries:
         raise empty_file(path, "query", "id")
-    return QuerySet(queries, name=name, keys_at=keys_at)
+    return QuerySet(queries, name=name, keys_at=keys_at, at=at)

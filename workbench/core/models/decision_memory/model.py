@@ -41,9 +41,11 @@ from workbench.core.models.decision_memory.project import SAME_CWD, SAME_NAME, S
 from workbench.core.models.decision_memory.queries import (
     MODE_KEYS,
     NEGATIVE_AS,
+    ORIGINAL_NAMES,
     READ_AS,
     context_problems,
     negative_context,
+    spelling_warnings,
     unread_keys,
 )
 from workbench.core.params import Params
@@ -112,11 +114,11 @@ class DecisionMemoryModel(Model):
             return out
         inj = prep.q_mode != 0
         for name, rows, own, what in (
-                ("inject_min_score", inj, ~np.isnan(prep.q_min_score), "min_score"),
-                ("search_min_score", ~inj, ~np.isnan(prep.q_min_score), "min_score"),
+                ("inject_min_score", inj, ~np.isnan(prep.q_min_score), "min score"),
+                ("search_min_score", ~inj, ~np.isnan(prep.q_min_score), "min score"),
                 ("inject_limit", inj, prep.q_limit >= 0, "limit"),
                 ("search_limit", ~inj, prep.q_limit >= 0, "limit"),
-                ("global_inject", inj, prep.q_project_only >= 0, "project_only")):
+                ("global_inject", inj, prep.q_project_only >= 0, "project-only setting")):
             if rows.any() and own[rows].all():
                 out[name] = f"every query's context sets its own {what}"
         if not (~inj).any():
@@ -158,20 +160,28 @@ class DecisionMemoryModel(Model):
         # ("false" from a CSV column had run as true, a mistyped mode as injection)
         # and so does a negative limit (the query returned nothing, said only as over_limit)
         bad: dict[tuple[str, str], list[str]] = {}
+        first: dict[tuple[str, str], str] = {}  # the first such query's place, "FILE:LINE"
         for q in dataset.queries:
             for kind, found in (("unreadable", context_problems(q.context)),
                                 ("negative", negative_context(q.context))):
-                for key, value in found:
-                    if key in MODE_KEYS and str(params["mode"]) != "query":
+                for key, value in found:  # the key as the query gives it (rv2 7)
+                    if ORIGINAL_NAMES.get(key, key) in MODE_KEYS and str(params["mode"]) != "query":
                         continue  # read only in mode "query"
                     bad.setdefault((kind, key), []).append(f"{q.id} {value!r}")
+                    if q.id in dataset.queries.at:
+                        first.setdefault((kind, key), dataset.queries.at[q.id])
         for (kind, key), items in bad.items():
             shown = ", ".join(items[:5]) + (f" and {len(items) - 5} more" if len(items) > 5
                                             else "")
-            why = READ_AS[key] if kind == "unreadable" else NEGATIVE_AS[key]
-            out.append(f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with "
+            ours = ORIGINAL_NAMES.get(key, key)
+            why = READ_AS[ours] if kind == "unreadable" else NEGATIVE_AS[ours]
+            where = first.get((kind, key))
+            out.append(f"{where + ': ' if where else ''}"
+                       f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with "
                        f"{'an' if kind == 'unreadable' else 'a'} {kind} {key} ({why}): "
                        f"{shown}")
+        if str(params["mode"]) == "query":  # a setting under two names (rv2 4)
+            out += spelling_warnings(dataset.queries)
         out += unread_keys(dataset.queries)  # a query file's key read by none (rv51 1)
         return out
 

@@ -14,7 +14,12 @@ Query context keys (all optional):
   (`context_problems`) and the query scored as though it were not given;
 - pi-lodestone's own names for these (its search options and eval fixtures' fields) are read
   as the same keys: `forInjection`, `projectOnly`, `minScore`, and `topK` for `limit`
-  (`ORIGINAL_NAMES`); where both are given, the workbench's name is read;
+  (`ORIGINAL_NAMES`); only the names, not the fixture harness's defaults: a query that gives
+  no minScore or topK takes its mode's (search min score 1, inject limit 3 …), not the
+  harness's minScore 8 and topK 5 (to replay fixture cases, open the eval.jsonl itself);
+- where one record gives a setting under two names that read differently, the workbench's
+  name is read (`for_injection`, then `mode`, then `forInjection`), and it is warned of
+  (`SPELLINGS`, `spelling_warnings`);
 - `prompt` (bool): the text is a raw user prompt, to be compacted as the injection hook does;
 - `candidates` (list of corpus positions): the query's own corpus (an eval case's); default
   the whole corpus.
@@ -22,6 +27,7 @@ Query context keys (all optional):
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -137,38 +143,127 @@ OTHER_KEYS = ("candidates", "injected_ids", "injected_scores", "case", "line", "
               "expected_top_ids", "must_not_include", "date")
 
 
+# each setting's names, the one read first where a record gives several: the workbench's
+# before pi-lodestone's, as the module says (rv2 4: forInjection had beaten a given mode)
+SPELLINGS = {"for_injection": ("for_injection", "mode", "forInjection"),
+             "project_only": ("project_only", "projectOnly"),
+             "min_score": ("min_score", "minScore"), "limit": ("limit", "topK")}
+SETTING_OF = {theirs: ours for ours, names in SPELLINGS.items() for theirs in names}
+
+
 def own_context(ctx: Mapping[str, Any]) -> dict[str, Any]:
     """`ctx` with each of pi-lodestone's names (`ORIGINAL_NAMES`) given also under ours,
-    where ours is not given."""
+    where none of the workbench's names for the setting is given (`SPELLINGS`)."""
     out = dict(ctx)
     for theirs, ours in ORIGINAL_NAMES.items():
-        if _given(ctx.get(theirs)) and not _given(ctx.get(ours)):
+        if _given(ctx.get(theirs)) and not any(
+                _given(ctx.get(k)) for k in SPELLINGS[ours] if k not in ORIGINAL_NAMES):
             out[ours] = ctx[theirs]
     return out
+
+
+def written(ctx: Mapping[str, Any], key: str) -> str:
+    """The name `ctx` gives workbench key `key` under: pi-lodestone's where only its is
+    given (a warning names the key the user wrote, rv2 7)."""
+    if _given(ctx.get(key)):
+        return key
+    return next((k for k in SPELLINGS.get(key, ()) if k in ORIGINAL_NAMES
+                 and _given(ctx.get(k))), key)
+
+
+def _reading(name: str, value: object) -> object:
+    """What `value` under `name` is read as, to compare two spellings' values."""
+    if name == "mode":
+        return {"injection": True, "search": False}.get(
+            value.strip().lower() if isinstance(value, str) else "", repr(value))
+    if SETTING_OF.get(name) in ("for_injection", "project_only"):
+        flag = _flag(value)
+        return bool(flag) if flag >= 0 else repr(value)
+    number = _number(value)
+    return repr(value) if math.isnan(number) else number
+
+
+def spelling_conflicts(ctx: Mapping[str, Any]) -> list[tuple[tuple[str, ...], str]]:
+    """(the names given, the one read) for each setting `ctx` gives under two or more names
+    that read differently (`SPELLINGS`): a file put together from a workbench export and
+    pi-lodestone's fixtures had been read one way with nothing said (rv2 4)."""
+    out = []
+    for names in SPELLINGS.values():
+        given = tuple(k for k in names if _given(ctx.get(k)))
+        if len({repr(_reading(k, ctx[k])) for k in given}) > 1:
+            out.append((given, given[0]))
+    return out
+
+
+def _shown(value: object) -> str:
+    return json.dumps(value) if isinstance(value, bool | int | float | str) else repr(value)
+
+
+def conflict_text(ctx: Mapping[str, Any], given: tuple[str, ...], read: str) -> str:
+    """"both 'forInjection' (false) and 'for_injection' (true) given; 'for_injection' read"."""
+    names = [f"{k!r} ({_shown(ctx[k])})" for k in given]
+    both = "both " if len(names) == 2 else ""
+    return f"{both}{', '.join(names[:-1])} and {names[-1]} given; {read!r} read"
+
+
+def spelling_warnings(queries: QuerySet) -> list[str]:
+    """"FILE:LINE: query 'b1': both 'forInjection' (false) and 'for_injection' (true) given;
+    'for_injection' read", once per file for each set of names (`spelling_conflicts`), at
+    the first query that gives them, with how many more do."""
+    found: dict[tuple[str, ...], list[Query]] = {}
+    for q in queries:
+        for given, _ in spelling_conflicts(q.context):
+            found.setdefault(given, []).append(q)
+    out = []
+    for given, qs in found.items():
+        q = qs[0]
+        where = queries.at.get(q.id)
+        more = f" (and {len(qs) - 1} more)" if len(qs) > 1 else ""
+        out.append(f"{where + ': ' if where else ''}query {q.id!r}{more}: "
+                   f"{conflict_text(q.context, given, given[0])}")
+    return out
+
+
+def _hint(key: str, readable: tuple[str, ...]) -> str:
+    """The readable key `key` is most likely a slip for: the same letters but for case and
+    underscores, in the style written (MinScore → minScore, minscore → min_score), else a
+    close misspelling (for_injecton); none for a mere look-alike (topic is no topK, project
+    no projectOnly, nowMs no now: rv2 6)."""
+    import difflib
+
+    def squeezed(k: str) -> str:
+        return k.lower().replace("_", "").replace("-", "")
+
+    camel = any(c.isupper() for c in key)
+    near = sorted((k for k in readable if squeezed(k) == squeezed(key)),
+                  key=lambda k: (k in ORIGINAL_NAMES) != camel) or \
+        difflib.get_close_matches(key, readable, n=1, cutoff=0.85)
+    return f" (did you mean {near[0]}?)" if near else ""
 
 
 def unread_keys(queries: QuerySet) -> list[str]:
     """"FILE:LINE: field 'x': …" for each key of a query file that decision-memory does not
     read, once per key at the first line giving it, with the key it most likely meant (as
-    --context refuses one): a misspelt minscore had been dropped unsaid."""
-    import difflib
-
+    --context refuses one): a misspelt minscore had been dropped unsaid. The keys it reads
+    follow once, after them (rv2 7: on every line, 38 times). `top_k` is read only beside
+    `expected_top_ids` (an eval case's, by tune's cases objective): elsewhere it is said too
+    (rv2 5)."""
     readable = (*READ_AS, *ORIGINAL_NAMES)
     known = {*readable, *OTHER_KEYS}
-
-    def squeezed(key: str) -> str:
-        return key.lower().replace("_", "").replace("-", "")
-
     out = []
     for key, where in queries.keys_at.items():
-        if key in known:
-            continue
-        near = [k for k in readable if squeezed(k) == squeezed(key)] or \
-            difflib.get_close_matches(key, readable, n=1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
-        out.append(f"{where}: field {key!r}: decision-memory reads no key {key!r}{hint}; "
-                   f"the queries are scored without it (the keys it reads: "
-                   f"{', '.join(readable)})")
+        if key not in known:
+            out.append(f"{where}: field {key!r}: decision-memory reads no key {key!r}"
+                       f"{_hint(key, readable)}; the queries are scored without it")
+    lone = next((q for q in queries if _given(q.context.get("top_k"))
+                 and "expected_top_ids" not in q.context), None)
+    if lone is not None:
+        place = queries.at.get(lone.id) or queries.keys_at.get("top_k")
+        out.append(f"{place + ': ' if place else ''}field 'top_k': read only beside "
+                   "expected_top_ids (an eval case's), and query "
+                   f"{lone.id!r} has none: scored without it (did you mean topK or limit?)")
+    if out:
+        out.append(f"the query keys decision-memory reads: {', '.join(readable)}")
     return out
 
 
@@ -176,7 +271,7 @@ def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
     """(key, value) of each context value given but unreadable, which the query is scored
     without (`READ_AS` says as what): a mistyped mode, "maybe" for a flag, "last week" for
     now, 42 for a cwd."""
-    ctx = own_context(ctx)
+    given, ctx = ctx, own_context(ctx)
     out: list[tuple[str, object]] = []
     for key in ("for_injection", "project_only", "prompt"):
         if _given(ctx.get(key)) and _flag(ctx[key]) < 0:
@@ -191,7 +286,7 @@ def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
         out.append(("cwd", ctx["cwd"]))
     if _given(ctx.get("now")) and math.isnan(parse_time(ctx["now"])):
         out.append(("now", ctx["now"]))
-    return out
+    return [(written(given, key), value) for key, value in out]  # the name given (rv2 7)
 
 
 # what a negative min_score or limit a query gives is taken as (`negative_context`): read, and
@@ -204,10 +299,11 @@ NEGATIVE_AS = {
 
 
 def negative_context(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
-    """(key, value) of a min_score or limit given below 0 (`NEGATIVE_AS` says as what)."""
-    ctx = own_context(ctx)
-    return [(key, ctx[key]) for key in NEGATIVE_AS
-            if _given(ctx.get(key)) and _number(ctx[key]) < 0]
+    """(key, value) of a min_score or limit given below 0 (`NEGATIVE_AS` says as what), the
+    key as given (minScore where the query says minScore)."""
+    own = own_context(ctx)
+    return [(written(ctx, key), own[key]) for key in NEGATIVE_AS
+            if _given(own.get(key)) and _number(own[key]) < 0]
 
 
 LIMIT_MAX = 2**31 - 1  # a query's own limit, at most (any larger cuts nothing either)
