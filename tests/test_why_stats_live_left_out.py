@@ -130,3 +130,24 @@ def test_the_tabs_long_caption_wraps_and_keeps_the_windows_width(
     assert w.width() == 1280
     assert panel.caption.geometry().right() < panel.width()
     assert panel.export_button.geometry().right() <= panel.width()
+
+
+def test_the_headline_says_what_the_figures_are_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 10: "what decision-memory would inject for 5 queries" above "none is injected", and
+    # "would inject for 0 queries" where every query was left out
+    folder = _folder(tmp_path)
+
+    def run(*queries: dict[str, str]) -> str:
+        (tmp_path / "x.jsonl").write_text("".join(json.dumps(
+            {**q, "text": "connection pooling", "now": NOW}) + "\n" for q in queries))
+        assert main(["why-stats", "--live", str(folder), "--queries",
+                     str(tmp_path / "x.jsonl")]) == 0
+        return capsys.readouterr().out.splitlines()[0]
+
+    assert run({"id": "s1", "cwd": "/repos/app", "mode": "search"},
+               {"id": "s2", "cwd": "/repos/app", "mode": "search"}) == \
+        "mem: what decision-memory's searches return for 2 queries at default parameters"
+    assert run({"id": "s1", "cwd": "/repos/app", "mode": "search"},
+               {"id": "off", "cwd": "/repos/off"}) == \
+        "mem: 0 of 2 queries are injection turns at default parameters"

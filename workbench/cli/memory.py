@@ -179,8 +179,14 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     at = (f" with {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}" if changed else
           " at default parameters")
     if hasattr(model, "injections"):
-        what = (f"{dataset.name}: what {model.id} would inject for {len(turns)} "
-                f"quer{'y' if len(turns) == 1 else 'ies'}{at}")
+        n = len(turns)
+        queries = f"{n} quer{'y' if n == 1 else 'ies'}"
+        # the headline says what the figures are of: a search injects nothing, and with no
+        # turn left it says so (rv2 10: "would inject for 5 queries" above "none is injected")
+        what = (f"{dataset.name}: what {model.id}'s searches return for {queries}{at}"
+                if live.left_out.searches_only else
+                f"{dataset.name}: 0 of {len(dataset.queries)} queries are injection turns{at}"
+                if not n else f"{dataset.name}: what {model.id} would inject for {queries}{at}")
         # the queries that are no turn (a manual search, a disabled project's): said, as the
         # Injection tab says them (rv51 3, 6)
         what += "".join(f"\nnote: {line}" for line in live.left_out.lines())
