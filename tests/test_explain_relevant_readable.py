@@ -48,3 +48,35 @@ def test_a_judged_document_below_reads_as_the_results(
     # d1, d2, d3 in /repos/app, project-only; d4 archived, d5 another project
     assert out.count("    candidates: 3 (project-only, not archived: the token weights' N)\n") \
         == 2
+
+
+def test_no_cwd_is_no_project_filter_and_a_query_with_no_result_says_its_settings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 9: project-only without a cwd filters nothing (the original tests `options.cwd`),
+    # yet the count of every project was labelled "project-only"; and a query with no result
+    # printed no candidates line, so its N could not be checked
+    decisions = [{"id": f"d{i}", "title": "Connection pooling", "text": "PgBouncer",
+                  "tags": ["decision"], "cwd": cwd, "project": cwd.rsplit("/", 1)[1],
+                  "source": "manual", "important": False,
+                  "createdAt": "2026-03-01T00:00:00.000Z"}
+                 for i, cwd in enumerate(["/repos/app", "/repos/app", "/repos/web"])]
+    (tmp_path / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in decisions))
+    (tmp_path / "q.jsonl").write_text(
+        json.dumps({"id": "n", "text": "connection pooling", "forInjection": True,
+                    "projectOnly": True, "now": "2026-03-10T12:00:00.000Z"}) + "\n"
+        + json.dumps({"id": "e", "text": "connection pooling", "cwd": "/repos/none",
+                      "forInjection": False, "projectOnly": True,
+                      "now": "2026-03-10T12:00:00.000Z"}) + "\n")
+    args = ["explain", str(tmp_path / "decisions.jsonl"), "--queries",
+            str(tmp_path / "q.jsonl"), "-m", "decision-memory", "--query-id"]
+    assert main([*args, "n"]) == 0
+    out = capsys.readouterr().out
+    assert "    candidates: 3 (all projects, as project-only has no cwd, not archived: the " \
+        "token weights' N)\n" in out
+    assert "(project-only," not in out
+    assert main([*args, "e"]) == 0
+    captured = capsys.readouterr()
+    assert "no result" in captured.out
+    assert "    mode: search\n" in captured.out and "    limit: 5\n" in captured.out
+    assert "    candidates: 0 (project-only, not archived: the token weights' N)\n" in \
+        captured.out

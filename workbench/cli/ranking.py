@@ -453,6 +453,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
             _print_explained(pipe, r)
         if not rows:
             say("\nno result: " + _why_none(pipe))
+            search = getattr(model, "explain_search", None)
+            if search is not None:  # the query's settings, as a result would carry them
+                found = search(pipe.prepared, 0, pipe.params)
+                for text in explain_lines({k: _readable(v) for k, v in found.items()}):
+                    print("    " + text)
     named = _named_docs(args, dataset, shown)
     if named:
         print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")

@@ -28,7 +28,11 @@ def explain_query(live: Live, query: int) -> dict[str, Any]:
         "limit": int(live.q_limit[query]),
         # the N of the token weights, ln((N+1)/(df+1)): a hand check needs it (rv51 7)
         "candidates": (f"{candidate_count(live, query):,} ("
-                       + ("project-only" if live.q_project_only[query] else "all projects")
+                       + (("project-only" if spec.cwd else
+                           # the original filters by `options.cwd` only where one is given
+                           # (rv2 9: "project-only" had labelled every project's count)
+                           "all projects, as project-only has no cwd")
+                          if live.q_project_only[query] else "all projects")
                        + ", not archived: the token weights' N)"),
     }
     if spec.note:

@@ -21,7 +21,7 @@ from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
 from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.decision_memory.combine import Live
-from workbench.core.models.decision_memory.explain import explain_pair
+from workbench.core.models.decision_memory.explain import explain_pair, explain_query
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
 from workbench.core.models.decision_memory.params import (
     GATE_LABELS,
@@ -140,6 +140,11 @@ class DecisionMemoryModel(Model):
         if live.q_injection[query]:
             out["memory_block"] = injection_view(live, dataset, query, params).block
         return out
+
+    def explain_search(self, prepared: Any, query: int, params: Params) -> dict[str, Any]:
+        """The query's own settings (mode, min score, limit, candidates): explain prints them
+        where no result carries them (rv2 9: the candidate count, N, could not be checked)."""
+        return explain_query(self.live(prepared, params), query)
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         from workbench.core.models.decision_memory.project import parse_time
