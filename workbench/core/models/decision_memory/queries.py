@@ -15,8 +15,9 @@ Query context keys (all optional):
 - pi-lodestone's own names for these (its search options and eval fixtures' fields) are read
   as the same keys: `forInjection`, `projectOnly`, `minScore`, and `topK` for `limit`
   (`ORIGINAL_NAMES`); only the names, not the fixture harness's defaults: a query that gives
-  no minScore or topK takes its mode's (search min score 1, inject limit 3 …), not the
-  harness's minScore 8 and topK 5 (to replay fixture cases, open the eval.jsonl itself);
+  no minScore or topK takes its mode's sliders (by default a search min score 1, limit 5, an
+  injection min score 8, limit 3), not the harness's minScore 8 and topK 5 (to replay
+  fixture cases, open the eval.jsonl itself);
 - where one record gives a setting under two names that read differently, the workbench's
   name is read (`for_injection`, then `mode`, then `forInjection`), and it is warned of
   (`SPELLINGS`, `spelling_warnings`);
