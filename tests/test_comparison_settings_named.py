@@ -1,6 +1,6 @@
 """With many changed values, a mover's sentence names first those tied to what moved the
-document (review F, 11): the setting of the gate that let it through, then those of the
-signal that moved most, then "and N more" (it had named base_short, base_medium and
+document (review F, 11): the setting of the gate that let it through, then those whose undoing
+alone moves it back (rv51 2), then "and N more" (it had named base_short, base_medium and
 base_long of 35 on every mover, whatever moved it)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from tests.conftest import SAMPLES
 from workbench.core.comparison import Configuration, compare_configurations, explain_move
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
 
 # 35 values a 3-fold tune of importance on the memories sample wrote (review F's mem_tuned)
 TUNED = {
@@ -32,12 +33,26 @@ def test_the_gates_setting_and_the_moved_signals_come_first() -> None:
                     Configuration("tuned", model.schema.resolve(TUNED))], ["ndcg@10"],
         n_resamples=200)
     assert len(comp.differing) == 35  # the premise: every value above differs
-    move = explain_move(comp, 1, ds.queries.ids.index("q17"), ds.corpus.ids.index("m54"))
+    q, doc = ds.queries.ids.index("q17"), ds.corpus.ids.index("m54")
+    move = explain_move(comp, 1, q, doc)
     text = move.sentence()
     # m54 is archived: the archived gate filtered it out under the defaults
     # (exclude_archived true), and its decay ("− (staleness + dismissals + superseded)")
-    # moved most; the stale_ values come first in the schema among those it names
+    # moved most
     assert text.startswith("entered at 2: filtered out by the archived gate under defaults, "
                            "let through by tuned; decays +"), text
-    assert text.endswith("— exclude_archived true → false, stale_short 0.1 → 0.4, "
-                         "stale_short_days 7 → 226 and 32 more"), text
+    # then the values whose undoing alone moves it back (rv51 2): stale_medium_days, undone,
+    # drops it out of q17's list again; stale_short and stale_short_days, named before by
+    # their names' likeness to decay's help, move it not at all (a plain eval run says both)
+    def place(values: dict[str, object]) -> int | None:
+        ranking = Pipeline(model, ds, values).run(["ndcg@10"]).ranking
+        row = ranking.docs[q, :int(ranking.count[q])].tolist()
+        return row.index(doc) + 1 if doc in row else None
+
+    assert place(TUNED) == 2
+    assert place({**TUNED, "stale_medium_days": 30.0}) is None
+    assert place({**TUNED, "stale_short": 0.1}) == place({**TUNED, "stale_short_days": 7}) == 2
+    assert "— exclude_archived true → false, stale_medium_days 30 → 285 (undone: out of the " \
+           "list again, score −" in text, text
+    assert "stale_short" not in text, text
+    assert text.endswith(" and 32 more"), text

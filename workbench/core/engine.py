@@ -134,6 +134,10 @@ class Model(ABC):
     tuned_by_default: ClassVar[tuple[str, ...]] = ()
     # gate → the parameters that decide it: a move a gate explains names only those
     gate_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # signal → the prepare-stage parameters it is computed from: a move between two
+    # configurations names those where that signal moved and undoing the parameter alone
+    # cannot be scored live (`core.comparison.undo`; live ones are measured instead)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {}
     # how to read the contribution bars where they are not plain additive terms (a product
     # split into terms), said under the Contributions chart; "" where they are
     contribution_note: ClassVar[str] = ""

@@ -11,8 +11,9 @@ state; each is then one live combine, exactly what `eval` runs for those values.
 - `explain_move`: one document of one query under the first configuration and another, rank
   and per-signal contributions on each side, their difference, and one sentence saying it.
 
-One concept a submodule (configuration, result, run, move, explain, cross, words); this package
-re-exports what other modules and tests import.
+One concept a submodule (configuration, result, run, move, explain, undo, cross, words); this
+package re-exports what other modules and tests import. `undo`: which changed settings moved a
+document, each undone alone and scored again live.
 """
 
 from workbench.core.comparison.configuration import Configuration, configuration_file, differing

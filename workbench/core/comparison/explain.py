@@ -3,27 +3,20 @@ under two configurations, gathered into a `MoveExplained`."""
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.compare import doc_contributions, gate_of, is_scored, pair_of
 from workbench.core.comparison.move import MoveExplained
 from workbench.core.comparison.result import Comparison
+from workbench.core.comparison.undo import LIMIT_GATE, MIN_SCORE_GATE, declared, undo_each
 from workbench.core.comparison.words import _signed
-from workbench.core.engine import Model, Scores
+from workbench.core.engine import Scores
 from workbench.core.params import ParamValue, min_score_param
 from workbench.core.pipeline import Result
 from workbench.core.signal_labels import signal_labels
 
-# the gate a model records its own min score with (decision-memory: each query's mode's); a
-# document it cut keeps its score, under the min score (models name it so)
-MIN_SCORE_GATE = "below_min_score"
-
-# the gate a model records its own limit with (decision-memory: each case's top K); a
-# document it cut is past the limit, not filtered (models name it so; engine declares none)
-LIMIT_GATE = "over_limit"
+__all__ = ["LIMIT_GATE", "MIN_SCORE_GATE", "explain_move"]
 
 
 def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveExplained:
@@ -113,8 +106,11 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          bound_a, bound_b,
                          tuple(signal_labels(model, a.scores.signals)),
                          tuple(sig for _, sig in named),
-                         _related(model, all_changed),
-                         comparison.configs[0].name, comparison.configs[i].name, kept)
+                         declared(model, all_changed),
+                         comparison.configs[0].name, comparison.configs[i].name, kept,
+                         # the settings said, each undone alone: one combine each, once a
+                         # configuration, for the few documents a list of moves shows
+                         undo_each(comparison, i, query, doc, changed, rank_a))
 
 
 def _kept_at_zero(comparison: Comparison, i: int, gates: tuple[str | None, str | None],
@@ -169,22 +165,6 @@ def _place_past_limit(result: Result, query: int, mine: float
     docs = scores.docs[pairs[cut]]
     above = ranked | {int(d) for d in docs[would > mine]}
     return len(above) + 1, int(np.count_nonzero(would == mine)) - 1, above
-
-
-def _related(model: Model, changed: dict[str, tuple[ParamValue, ParamValue]]
-             ) -> dict[str, tuple[str, ...]]:
-    """Per signal of `model`, the parameters of `changed` tied to it: named after the
-    signal (w_tf, superseded_penalty), or after a word of six letters or more in its help,
-    by their first five letters (importance's decay is "− (staleness + dismissals +
-    superseded)": stale_short, dismissal, superseded_decay)."""
-    out: dict[str, tuple[str, ...]] = {}
-    for signal in model.signals:
-        words = {w[:5] for w in re.findall(r"[a-z]{6,}", signal.help.lower())}
-        tied = tuple(n for n in changed if signal.name in n or any(
-            len(t) >= 5 and t[:5] in words for t in n.lower().split("_")))
-        if tied:
-            out[signal.name] = tied
-    return out
 
 
 def _gate_floor(comparison: Comparison, j: int,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.comparison.undo import Undone
 from workbench.core.comparison.words import _alnum, _floor_text, _move_words, _plain, _signed
 from workbench.core.params import ParamValue, value_text
 
@@ -65,9 +66,9 @@ class MoveExplained:
     labels: tuple[str, ...] = ()
     # the signal id each of `passed` names ("" for none): what ties a fall to a setting
     passed_signals: tuple[str, ...] = ()
-    # per signal id, the changed parameters tied to it (named after it or after what its
-    # help says it sums: importance's decay, "staleness + dismissals + superseded", and
-    # stale_short): named first where that signal moved
+    # per signal id, the changed parameters tied to it without measuring (the model's
+    # `prepare_signals`, or named after it: w_tf, superseded_penalty): named, where that
+    # signal moved, among those `undone` could not score again
     related: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # the two configurations' names, said where a gate or a limit acts on one side only
     # ("" reads "the first configuration" / "the second")
@@ -78,6 +79,11 @@ class MoveExplained:
     # contributions are then the 0 it scores (a gated side's would-be lexical 7.39 against
     # the other's 0 had read "lexical −7.39", and "let through" a gate that still held)
     kept_at_zero: tuple[int, tuple[str, float]] | None = None
+    # per changed parameter that could be scored again, the document with it alone undone
+    # (`comparison.undo`): those that move it back most are named first, with what undoing
+    # them does; those that move it not at all are not named ("absent_weight 1 → 2.25" had
+    # been named for a 3-word query with no absent word, w_title 6 → 17 left out)
+    undone: dict[str, Undone] = field(default_factory=dict)
 
     def _name(self, side: int) -> str:
         """How configuration a (0) or b (1) is named in a sentence."""
@@ -248,28 +254,60 @@ class MoveExplained:
         """The sentence, its changed settings after it: those tied to what moved it first."""
         # the min score that cut it first, not hidden in "and 2 more"
         floors = {f[0] for f in (self.floor_a, self.floor_b) if f is not None}
-        # then a setting named after a signal that moved (superseded_penalty for a fall of
-        # superseded), before those that moved nothing here
-        moved = {self.signals[s] for s in order if abs(self.deltas[s]) > 1e-12}
-        moved |= {p for p in self.passed_signals if p}
-        # tied to the signal that moved most first (decay's stale_short before base's
-        # base_short, where decay moved it more)
+        # then those whose undoing alone moves it back most (w_title 6 → 17: undone, back at
+        # 1), by places, then by how far its score moves
+        undone = self.undone
+        effect = {n: u for n, u in undone.items() if u.moves}
+        # then, of those not scored again (a prepare-stage value), one tied to a signal that
+        # moved (the model's declaration or its name: superseded_penalty for superseded),
+        # that signal moving most first
+        moved = [self.signals[s] for s in order if abs(self.deltas[s]) > 1e-12]
+        moved += [p for p in self.passed_signals if p]
         tied: dict[str, int] = {}
-        for rank, s in enumerate([*(self.signals[s] for s in order
-                                    if abs(self.deltas[s]) > 1e-12), *self.passed_signals]):
-            for n in self.related.get(s, ()):
-                tied.setdefault(n, rank)
-        # and before both, one named after the gate that let it through or filtered it out
+        for rank, sig in enumerate(moved):
+            for n in self.related.get(sig, ()):
+                if n not in undone:
+                    tied.setdefault(n, rank)
+        # and before all, one named after the gate that let it through or filtered it out
         # (exclude_archived for the archived gate): 35 changed values had read "base_short
         # 0.5 → 0.8, base_medium … and 32 more" whatever moved the document
         gates = {_alnum(g) for g in (self.gate_a, self.gate_b) if g}
-        changed = sorted(self.changed.items(), key=lambda kv: (
-            kv[0] not in floors, not any(g in _alnum(kv[0]) for g in gates),
-            not (kv[0] in tied or any(m and m in kv[0] for m in moved)),
-            tied.get(kv[0], len(tied))))
+
+        # one that moves it back a place, or a quarter of its own score's change, before
+        # those tied; one that moves it less after them (k1's +0.015 of a −3.17 had led
+        # stemmer and stop_words, which no live run can undo)
+        own = abs(self.total_b - self.total_a)
+
+        def group(n: str) -> int:
+            u = effect.get(n)
+            if u is not None and (u.toward > 0 or abs(u.total_delta) >= own / 4):
+                return 0
+            return 1 if n in tied else 2 if u is not None else 3 if n not in undone else 4
+
+        def key(item: tuple[str, tuple[ParamValue, ParamValue]]) -> tuple[object, ...]:
+            n = item[0]
+            u = effect.get(n)
+            return (n not in floors, not any(g in _alnum(n) for g in gates), group(n),
+                    -u.toward if u else 0, -abs(u.total_delta) if u else 0.0,
+                    tied.get(n, len(tied)))
+
+        changed = sorted(self.changed.items(), key=key)
+        # a setting measured to move nothing here is not named (it had been, before those
+        # that did); where nothing else is left, the count says so
+        named = [kv for kv in changed[:3]
+                 if kv[0] not in undone or kv[0] in effect or kv[0] in floors
+                 or any(g in _alnum(kv[0]) for g in gates)]
+        if not named and changed and len(changed) <= 3:
+            named = changed  # each alone moves nothing, all together do: all named
+        # what undoing it does, where more than one changed (one undone alone is the first
+        # configuration: the move itself, said already)
+        said = {n: effect[n].text() for n, _ in named if n in effect} \
+            if len(self.changed) > 1 else {}
         settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
-                             for n, (a, b) in changed[:3])
-        more = len(self.changed) - 3
-        if more > 0:
+                             + (f" ({said[n]})" if said.get(n) else "") for n, (a, b) in named)
+        more = len(self.changed) - len(named)
+        if more > 0 and named:
             settings += f" and {more} more"
+        elif more > 0:
+            settings = f"{more} settings changed, none of which alone moves it"
         return f"{where}: {why}" + (f" — {settings}" if settings else "")

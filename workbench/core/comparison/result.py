@@ -77,6 +77,9 @@ class Comparison:
     # past that depth is counted over every pair, as `explain` counts it
     prepared: list[Any] = field(default_factory=list, repr=False)
     _whole: dict[int, Scores] = field(default_factory=dict, repr=False)
+    # (configuration, the setting undone alone, "" for none) → that run's places and totals
+    # (`comparison.undo`): each mover of a configuration reads the same runs
+    undone_runs: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
 
     def whole_scores(self, j: int) -> Scores | None:
         """Configuration j's scores of every pair its model scores (`Model.combine`), where

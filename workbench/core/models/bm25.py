@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -174,6 +174,10 @@ class BM25Model(Model):
               stage="prepare", help="Snowball (Porter 2) English stemming of every token."),
     ])
     signals = (Signal("bm25", "BM25", "Sum over query terms of idf × saturated tf."),)
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "bm25": ("fields", "stop_words", "stemmer")}
     headline = ("k1", "b")
 
     def analyzer(self, params: Params) -> Analyzer:

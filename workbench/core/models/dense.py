@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -262,6 +262,11 @@ class DenseModel(Model):
         "batch_size": 512, "vector_candidates": 10000
     })
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "cosine": ("embedding_model", "query_prompt", "document_prompt", "fields",
+                   "vector_candidates")}
     headline = ("min_similarity",)
 
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:

@@ -41,7 +41,7 @@ Modules: `text`, `files`, `candidates`, `content`, `mentions`, `graph`, `cochang
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -73,6 +73,19 @@ class CodeLedgerModel(Model):
     version = "4"
     schema = SCHEMA
     signals = SIGNALS
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "keyword": ("keyword_max_candidates", "max_keywords", "keyword_head_lines",
+                    "keyword_min_chars"),
+        "content": ("content_max_candidates", "content_k1", "content_b", "path_weight"),
+        "mention": ("mention_stage",),
+        "graph": ("dep_depth", "dep_max_candidates", "fanout_min", "fanout_max"),
+        "cochange": ("cochange_max_candidates", "max_commit_files", "ledger_half_life_days"),
+        "similar": ("similar_commits", "similar_max_candidates", "max_commit_files"),
+        "churn": ("max_commit_files", "ledger_half_life_days", "hot_zone_files"),
+        "recency": ("max_commit_files",),
+        "test_relevance": ("tests_max_per_file",)}
     gates = GATES
     gate_labels = GATE_LABELS
     headline = tuple(p.name for p in SCHEMA if p.name.startswith("w_"))

@@ -13,7 +13,7 @@ retrievalCount, injectionCount) in metadata. Queries carry their context (see `q
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -63,6 +63,12 @@ class DecisionMemoryModel(Model):
     version = "3"  # 3: prepared rows carry candidate order and cwd membership
     schema = SCHEMA
     signals = SIGNALS
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "lexical": ("generic_terms", "injection_stop_words", "query_form", "min_token_length",
+                    "query_max_tokens", "prompt_max_chars"),
+        "age": ("now", "replay_as_of_turn")}
     gates = GATES
     gate_labels = GATE_LABELS
     headline = ("inject_min_score", "inject_limit")

@@ -17,7 +17,7 @@ tokens, embedding query), `chat` (a workbench Query → those), `index`, `vector
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, EmbeddingJob, Model, Progress, Scores, Selection
@@ -43,6 +43,16 @@ class HybridModel(Model):
     version = "2"
     schema = SCHEMA
     signals = SIGNALS
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        "base": ("default_importance",),
+        "vector": ("embeddings", "embedding_model", "query_prompt", "document_prompt",
+                   "embedding_lines", "embedding_window", "embedding_entities",
+                   "embedding_chars", "user_messages", "user_chars", "vector_candidates"),
+        "bm25": ("fields", "min_token_length", "user_messages", "user_chars", "entity_lines",
+                 "entity_window", "recency_decay", "top_entities", "active_character_boost",
+                 "entity_max_share", "quote_min_chars", "quote_max_chars")}
     headline = ("alpha", "combined_boost_weight")
 
     def __init__(self) -> None:

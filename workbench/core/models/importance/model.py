@@ -36,7 +36,7 @@ Modules: `rules` (phrases and the scalar reference), `params`, `prepared` (prepa
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
@@ -63,6 +63,15 @@ class ImportanceModel(Model):
     version = "4"  # 4: counts given as numeric strings are read
     schema = SCHEMA
     signals = SIGNALS
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        **{c: (f"phrases_{c}",) for c in ("emphasis", "decision", "emotion", "failure",
+                                          "explicit")},
+        "correction": ("phrases_correction", "not_but_fires_correction"),
+        "repetition": ("mentions_from_access",),
+        "decay": ("now",),
+        "relevance": ("fields", "stop_words", "stemmer")}
     gates = GATES
     gate_labels = GATE_LABELS
     contribution_note = ("score = importance × relevance: relevance's bar is what a weaker "

@@ -20,7 +20,7 @@ and limit are applied by the engine's selection with the original's rules
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -103,6 +103,10 @@ class VaultSearchModel(Model):
     version = "1"
     schema = SCHEMA
     signals = SIGNALS
+    # signal → the prepare-stage values it is computed from (a mover's settings name them
+    # where that signal moved and undoing them cannot be scored live)
+    prepare_signals: ClassVar[dict[str, tuple[str, ...]]] = {
+        s: ("variant",) for s in ("tf", "position", "density", "proximity", "clamp")}
     gates = GATES
     gate_labels = GATE_LABELS
     headline = ("min_score",)

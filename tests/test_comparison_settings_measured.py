@@ -1,0 +1,127 @@
+"""A mover's "— settings" names the changed values whose undoing alone moves the document back,
+with what undoing does, and not those that cannot move it (rv51 2): a 2-word decision-memory
+query had named absent_weight, long_query_tokens and damping_tokens (none can touch a short
+query whose words all occur) and left out w_title and bonus_cwd, because parameters were tied
+to a signal by 5-letter prefixes of the words in its help."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.conftest import SAMPLES
+from workbench.core.comparison import Configuration, compare_configurations, explain_move
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+
+def _place(values: dict[str, Any], model_id: str, sample: str, query: str,
+           doc: str) -> tuple[int | None, float | None]:
+    """(place, score) of `doc` for `query` by a plain eval run at `values`."""
+    pipe = Pipeline(get_model(model_id), load_dataset(SAMPLES / sample), values)
+    res = pipe.run(["ndcg@10"])
+    q, d = pipe.dataset.queries.ids.index(query), pipe.dataset.corpus.index[doc]
+    row = res.ranking.docs[q, :int(res.ranking.count[q])].tolist()
+    if d not in row:
+        return None, None
+    return row.index(d) + 1, float(res.ranking.scores[q, row.index(d)])
+
+
+def _named(sentence: str) -> list[str]:
+    """The settings a sentence names after its " — "."""
+    return re.findall(r"(?:^|, )(\w+) [^ ,]+ → [^ ,]+", sentence.split(" — ", 1)[1])
+
+
+def _sentence(model_id: str, sample: str, values: dict[str, Any], query: str,
+              doc: str) -> str:
+    model = get_model(model_id)
+    ds = load_dataset(SAMPLES / sample)
+    comp = compare_configurations(model, ds, [
+        Configuration("defaults", model.schema.resolve({})),
+        Configuration("tuned", model.schema.resolve(values))], ["ndcg@10"], n_resamples=100)
+    return explain_move(comp, 1, ds.queries.ids.index(query), ds.corpus.index[doc]).sentence()
+
+
+def test_decision_memory_names_the_weights_that_moved_a_short_query_not_its_long_query_ones(
+        ) -> None:
+    tuned = {"absent_weight": 2.25, "long_query_tokens": 34, "damping_tokens": 25,
+             "w_title": 17.0, "w_body": 10.0, "bonus_cwd": 17.0}
+    query, doc = "search-release-checklist", "qm-057"  # "release checklist": two words
+    where = ("decision-memory", "decisions-eval", query, doc)
+    assert _place({}, *where)[0] == 3
+    rank_b, score_b = _place(tuned, *where)
+    assert rank_b == 2 and score_b is not None
+    # undone alone, each measured by a plain eval run
+    undone = {n: _place({**tuned, n: get_model("decision-memory").schema[n].default}, *where)
+              for n in tuned}
+    for n in ("absent_weight", "long_query_tokens", "damping_tokens"):
+        assert undone[n] == (rank_b, score_b), n  # nothing of it reaches this query
+    assert undone["w_title"][0] == 3  # back where it was
+    rank_cwd, score_cwd = undone["bonus_cwd"]
+    assert rank_cwd == 2 and score_cwd is not None
+    assert round(score_cwd - score_b) == -11  # its locality: 17 − 6
+
+    text = _sentence("decision-memory", "decisions-eval", tuned, query, doc)
+    assert text.startswith("moved from 3 to 2: lexical +"), text
+    assert _named(text) == ["w_title", "bonus_cwd"], text
+    assert "w_title 6 → 17 (undone: back at 3, score −" in text, text
+    assert "bonus_cwd 6 → 17 (undone: score −11)" in text, text
+    assert text.endswith(" and 4 more"), text
+
+
+def test_codeledger_names_the_weight_that_moved_a_file_and_not_the_ones_that_did_not() -> None:
+    tuned = {"w_recent_touch": 0.3, "w_keyword": 2.0, "confidence_min_terms": 3,
+             "maturity_min": 5, "max_files": 10, "sufficiency": 0.8, "maturity_full": 20}
+    query, doc = "c885591bbb0", "cli/internal/httpx/client.go"
+    where = ("codeledger", "code-repo", query, doc)
+    assert _place({}, *where)[0] == 11
+    rank_b, score_b = _place(tuned, *where)
+    assert rank_b == 8
+    defaults = get_model("codeledger").schema
+    undone = {n: _place({**tuned, n: defaults[n].default}, *where) for n in tuned}
+    moving = {n for n, v in undone.items() if v != (rank_b, score_b)}
+    assert moving == {"w_recent_touch"}  # the premise, by plain eval runs
+    assert undone["w_recent_touch"][0] == 11
+
+    text = _sentence("codeledger", "code-repo", tuned, query, doc)
+    assert _named(text) == ["w_recent_touch"], text
+    assert text.endswith("— w_recent_touch 0.02 → 0.3 (undone: back at 11, score −0.28) and "
+                         "6 more"), text
+
+
+def test_a_prepare_stage_value_is_measured_where_the_first_configuration_prepared_it() -> None:
+    """bm25 on tea-beir, stemmer off alone: undoing it is the first configuration's prepared
+    state, scored with the second's live values; with stop_words changed too, neither can be
+    scored again alone, and the model's declaration ties both to the bm25 signal."""
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+
+    def move(values: dict[str, Any]) -> Any:
+        comp = compare_configurations(model, ds, [
+            Configuration("a", model.schema.resolve({})),
+            Configuration("b", model.schema.resolve(values))], ["ndcg@10"], n_resamples=50)
+        m = comp.movers(1, 10, 1)[0]
+        return explain_move(comp, 1, m.query, m.doc)
+
+    one = move({"stemmer": "none", "k1": 2.0})
+    assert set(one.undone) == {"stemmer", "k1"}
+    two = move({"stemmer": "none", "stop_words": "none", "k1": 2.0})
+    assert set(two.undone) == {"k1"}
+    assert set(two.related["bm25"]) == {"stemmer", "stop_words"}
+    # they come before k1, whose undoing moves its score by under a quarter of its change
+    k1 = two.undone["k1"]
+    assert abs(k1.total_delta) < abs(two.total_b - two.total_a) / 4 and k1.toward <= 0
+    assert set(_named(two.sentence())[:2]) == {"stemmer", "stop_words"}, two.sentence()
+
+
+def test_every_declared_prepare_stage_value_is_one_of_its_models_and_feeds_a_signal() -> None:
+    from workbench.core.models import model_ids
+
+    for mid in model_ids():
+        model = get_model(mid)
+        signals = {s.name for s in model.signals}
+        prepare = {p.name for p in model.schema.stage("prepare")}
+        for signal, names in model.prepare_signals.items():
+            assert signal in signals, (mid, signal)
+            assert set(names) <= prepare, (mid, set(names) - prepare)
