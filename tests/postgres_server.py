@@ -3,7 +3,10 @@
 
 As root (CI here) the server runs as the `postgres` system user, since PostgreSQL refuses to
 run as root. Skips with the reason where the server binaries (Debian's postgresql-NN) or that
-user are absent.
+user are absent. Its files are then in a folder of their own under the system's temporary
+folder, not under pytest's: pytest takes the group and other bits off its `pytest-of-USER`
+folder whenever another pytest process or xdist worker starts, which had locked the server
+out of its own data mid-`initdb` ("could not open file …/pg_control: Permission denied").
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import pwd
 import shutil
 import socket
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,8 +46,8 @@ def postgres(folder: Path) -> Iterator[str]:
     if bin_dir is None or not (bin_dir / "initdb").exists():
         pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
     prefix: list[str] = []
-    folder.mkdir(parents=True, exist_ok=True)
-    if os.geteuid() == 0:
+    own_folder = os.geteuid() == 0
+    if own_folder:
         try:
             pwd.getpwnam("postgres")
         except KeyError:
@@ -52,10 +56,9 @@ def postgres(folder: Path) -> Iterator[str]:
         if runuser is None:
             pytest.skip("running as root without runuser to start the server as postgres")
         prefix = [runuser, "-u", "postgres", "--"]
-        for p in [folder, *folder.parents]:
-            if p == Path("/"):
-                break
-            p.chmod(p.stat().st_mode | 0o711)  # the server user must reach its folder
+        folder = Path(tempfile.mkdtemp(prefix="wb-pg-"))  # removed at the end
+        folder.chmod(0o711)  # the server user must reach its folder (the temporary folder can)
+    folder.mkdir(parents=True, exist_ok=True)
     data, sock = folder / "data", folder / "sock"
     data.mkdir()
     sock.mkdir()
@@ -69,6 +72,8 @@ def postgres(folder: Path) -> Iterator[str]:
     def run(*cmd: str) -> None:
         done = subprocess.run([*prefix, *cmd], capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
+            if own_folder:
+                shutil.rmtree(folder, ignore_errors=True)
             pytest.skip(f"could not start a PostgreSQL server: {' '.join(cmd[:2])}: "
                         f"{(done.stderr or done.stdout).strip()[:300]}")
 
@@ -83,3 +88,5 @@ def postgres(folder: Path) -> Iterator[str]:
     finally:
         subprocess.run([*prefix, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate",
                         "-w", "stop"], capture_output=True, timeout=120)
+        if own_folder:
+            shutil.rmtree(folder, ignore_errors=True)
