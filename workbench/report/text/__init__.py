@@ -6,11 +6,9 @@ configuration, and the documents that moved most with their explain diff."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +25,30 @@ from workbench.core.data import display_title
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.metrics.significance import paired_test
 from workbench.core.params import value_text as param_value
+from workbench.report.text.compared import (
+    MEASURE_TEXT,
+    _and,
+    has_judgments,
+    made_by,
+    measure_text,
+    models_text,
+    no_judgments_lead,
+    nouns,
+    origin,
+    shown_name,
+    singular,
+    sources_line,
+    subject,
+    trained_pair,
+)
+from workbench.report.text.markup import (
+    FLAG,
+    _md_table,
+    code_span,
+    flags_as_code,
+    md,
+    ticks_as_code,
+)
 
 if TYPE_CHECKING:
     from workbench.core.cases import CaseResult
@@ -36,99 +58,6 @@ def p_text(p: float | None) -> str:
     if p is None or math.isnan(p):
         return ""
     return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def origin(source: str) -> str:
-    """Where a dataset was read from, for a reader: a repository's commit shortened, and a
-    sample repository the workbench built in its cache named as such (not the cache path)."""
-    import re
-
-    root, at, commit = source.rpartition("@")
-    if not at or not root or not re.fullmatch(r"[0-9a-f]{7,64}", commit):
-        return _near(source)  # a path that holds an @ of its own
-    from workbench.core.store import cache_dir
-
-    short = commit[:12]
-    if Path(root).resolve().parent == (cache_dir() / "sample-repos").resolve():
-        name = Path(root).name.rsplit("-", 1)[0]
-        return f"the {name} sample's repository, built from its history, at commit {short}"
-    return f"{_near(root)} at commit {short}"
-
-
-def _near(path: str) -> str:
-    """A path as a shared page shows it: relative to the current folder where it lies inside
-    it, else with the home folder as ~ (a pull request had /home/alice/… in its first line)."""
-    try:
-        p = Path(path).resolve()
-    except (OSError, RuntimeError, ValueError):
-        return path
-    for base, shown in ((Path.cwd().resolve(), ""), (Path.home().resolve(), "~")):
-        try:
-            rest = p.relative_to(base)
-        except ValueError:
-            continue
-        if shown:
-            return str(Path(shown) / rest)
-        return str(rest) if str(rest) != "." else path
-    return path
-
-
-def made_by() -> str:
-    """"workbench 0.1.0, 2026-11-28 07:10 UTC": what made a report, and when (a pasted one
-    can be traced to its run)."""
-    from datetime import UTC, datetime
-
-    import workbench
-
-    version = getattr(workbench, "__version__", None)
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return f"made by workbench {version}, {when}" if version else f"made {when}"
-
-
-def subject(comp: Comparison) -> list[str]:
-    """What was compared, in two lines, and a third naming the query file and the judgments
-    where they are known (`sources_line`)."""
-    ds = comp.dataset
-    names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
-    docs, queries = nouns(comp)
-    where = f" ({origin(ds.source)})" if ds.source else ""
-    sources = sources_line(comp)
-    return [f"{models_text(comp)} on {ds.name}{where}: "
-            f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
-            f"configurations: {names}; "
-            + (f"differences, p-values and ▲/▼ against {comp.configs[0].name!r} (paired "
-               "randomisation test)"
-               + ("; and every pair against each other"
-                  if len(comp.configs) >= 3 else "") if has_judgments(comp) else
-               f"no judgments, so no metric: how alike the rankings are and what moved, "
-               f"against {comp.configs[0].name!r}"), *([sources] if sources else [])]
-
-
-def sources_line(comp: Comparison) -> str:
-    """"queries read from queries.test.jsonl; judgments: split test (qrels/test.tsv), binary;
-    …": which files the figures come from, the judgments as eval says them (a report of
-    SciFact's train split had told it from its test split by a count only); "" where neither
-    is known."""
-    _, queries = nouns(comp)
-    said = ([f"{queries} read from {comp.queries_from}"] if comp.queries_from else []) + (
-        [f"judgments: {comp.judgments}"] if comp.judgments else [])
-    return "; ".join(said)
-
-
-def models_text(comp: Comparison) -> str:
-    """"bm25 (scoring version 3)"; "codeledger (scoring version 5) and bm25 (scoring version
-    3)" where models are compared."""
-    seen: dict[str, str] = {}
-    for i in range(len(comp.configs)):
-        m = comp.model_of(i)
-        seen.setdefault(m.id, f"{m.id} (scoring version {m.version})")
-    return _and(list(seen.values()))
-
-
-def has_judgments(comp: Comparison) -> bool:
-    """Whether the data judges any query: without judgments a comparison has no metric, only
-    how alike the rankings are (`agreement_table`) and what moved."""
-    return bool(comp.dataset.qrels)
 
 
 def movers_heading(comp: Comparison, k: int, i: int = 0) -> str:
@@ -552,20 +481,6 @@ def per_query(comp: Comparison, i: int, metric: str,
     return PerQuery(d, order, values, up, same, down, tally, [m for m in most if m])
 
 
-def singular(noun: str) -> str:
-    """One of `noun` (a plural of `nouns`): queries → query, chat moments → chat moment."""
-    return noun[:-3] + "y" if noun.endswith("ies") else noun.removesuffix("s")
-
-
-def nouns(comp: Comparison) -> tuple[str, str]:
-    """What the documents and queries are, in the data's own words: files and tasks of a
-    repository, decisions and cases of pi-lodestone's eval, memories and chat moments of
-    OpenVault; documents and queries otherwise (`tuning.data.dataset_nouns`)."""
-    from workbench.core.tuning.data import dataset_nouns
-
-    return dataset_nouns(comp.dataset)
-
-
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     """The parameters whose values differ, one column per configuration; where models are
     compared, each configuration's model first, then the values any sets away from its own
@@ -708,18 +623,6 @@ TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores �
                 "queries, a difference there is no evidence of what new ones would see")
 
 
-def trained_pair(comp: Comparison, i: int) -> bool:
-    """Whether configuration i or the first has training scores here (tuned on queries
-    counted): a difference between them is no evidence, so no test is shown for it."""
-    return comp.configs[0].name in comp.training or comp.configs[i].name in comp.training
-
-
-def shown_name(comp: Comparison, name: str) -> str:
-    """A configuration's name as a table heads its column: marked where its figures are
-    training scores (it was tuned on queries counted here)."""
-    return f"{name} (training scores)" if name in comp.training else name
-
-
 def is_count(metric: str) -> bool:
     """Whether `metric` is a count per query (a bundle's files or tokens), not a fraction."""
     return metric in BUNDLE_METRICS and BUNDLE_METRICS[metric].count
@@ -846,83 +749,6 @@ def _quote(text: str, width: int = 50) -> str:
     if not text:
         return ""
     return f"“{text if len(text) <= width else text[:width - 1] + '…'}”"
-
-
-_INLINE = re.compile(r"[\\`*|~\[\]#$]|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
-                     r"|(?<![0-9A-Za-z])[_@]|_(?![0-9A-Za-z])")
-_BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+\-=])")
-
-
-def md(text: str, *, block: bool = True) -> str:
-    """Plain text as Markdown shows it literally (GitHub's flavour), on one line: its
-    emphasis, code, link, HTML, entity and table characters escaped and a marker that would
-    open a block (a heading, a quote, a list) at its start. A title `</td><h1>x`, a query
-    "`x` *y*" or `&amp;` in a pull request showed as markup, or as other text."""
-    flat = _INLINE.sub(lambda m: "\\" + m.group(0), " ".join(text.splitlines()))
-    # a line's leading spaces would open a code block: a bullet's text starts at its word
-    return _BLOCK.sub(r"\1\\\2", flat.lstrip()) if block else flat
-
-
-def code_span(text: str) -> str:
-    """`text` as inline code, shown literally: fenced by more backticks than it holds in a
-    row, padded where it starts or ends with one."""
-    flat = " ".join(text.splitlines())
-    run = max((len(m) for m in re.findall(r"`+", flat)), default=0)
-    fence = "`" * (run + 1)
-    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
-    return f"{fence}{pad}{flat}{pad}{fence}"
-
-
-def no_judgments_lead(comp: Comparison) -> str:
-    """What a report without judgments shows, said first ("" with judgments)."""
-    if comp.rows or has_judgments(comp):
-        return ""
-    docs, _ = nouns(comp)
-    return ("No relevance judgments were given, so this report shows how alike the rankings "
-            f"are and which {docs} moved, not whether either ranks better.")
-
-
-MEASURE_TEXT = "To measure which ranks better, make the report again with the judgments:"
-# an option and its value in the hint ("--qrels FILE", "--qrels data/qrels/test.tsv"): code;
-# the words around them ("and", "the folder's qrels/ is read only …") prose
-FLAG = re.compile(r"--[a-z][\w-]*(?: (?!and\b)[^\s;,]+)?")
-
-
-def ticks_as_code(text: str, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
-    """`text` with each `backticked` piece passed through `code`, the rest through `prose`
-    (a data warning's "`workbench explain` names each gate" had shown its backticks
-    escaped)."""
-    def words(piece: str) -> str:  # the spaces around a piece kept (md strips them)
-        core = piece.strip()
-        if not core:
-            return piece
-        return (piece[:len(piece) - len(piece.lstrip())] + prose(core)
-                + piece[len(piece.rstrip()):])
-
-    parts = re.split(r"`([^`]+)`", text)
-    return "".join(code(p) if k % 2 else words(p) for k, p in enumerate(parts))
-
-
-def flags_as_code(text: str, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
-    """`text` with each option and its value passed through `code`, the rest through
-    `prose` (Markdown: a code span and escaping; HTML: <code> and escape)."""
-    def words(piece: str) -> str:  # the spaces around a piece kept (md strips them)
-        core = piece.strip()
-        if not core:
-            return piece
-        return piece[:len(piece) - len(piece.lstrip())] + prose(core) + piece[len(
-            piece.rstrip()):]
-
-    out, at = [], 0
-    for m in FLAG.finditer(text):
-        out += [words(text[at:m.start()]), code(m.group(0))]
-        at = m.end()
-    return "".join([*out, words(text[at:])])
-
-
-def measure_text(comp: Comparison) -> str:
-    """How to measure, said last in a report without judgments ("" otherwise)."""
-    return f"{MEASURE_TEXT} {comp.measure_hint}." if comp.measure_hint else ""
 
 
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -1208,10 +1034,6 @@ def _by_depth(comp: Comparison, j: int, metrics: list[str]) -> str:
         where = f"shorter than {cut:,}" if cut is not None else "shorter than the other's"
         parts.append(f"{n:,} {verb}{where} ({_and(groups[cut])})")
     return ", ".join(parts)
-
-
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def length_notes(comp: Comparison) -> list[str]:
@@ -2075,16 +1897,96 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
         cases = f"cases passing: {first} {a}/{n}, {name} as compared {b}/{n}, as shipped {c}/{n}"
     return sentence, header, rows, cases
 
-
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
-              numeric_from: int = 1) -> list[str]:
-    """A GitHub table of plain-text cells (`md`); the columns from `numeric_from` on are
-    numbers, right-aligned."""
-    def cell(text: str) -> str:
-        return md(text, block=False) if text.strip() else text  # a cell opens no block
-
-    out = ["| " + " | ".join(cell(h) for h in header) + " |",
-           "|" + "|".join("---" if j < numeric_from else "---:" for j in range(len(header)))
-           + "|"]
-    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
-    return out
+__all__ = [
+    "AGREEMENT_NOTE",
+    "BEYOND",
+    "CROSS_MODEL_NOTE",
+    "DELTA_LEGEND",
+    "DELTA_TEXT",
+    "FLAG",
+    "LEVEL",
+    "MANY_TESTS",
+    "MEASURE_TEXT",
+    "MORE_DIGITS",
+    "MOVED_TEXT",
+    "P_TEXT",
+    "SELECTION_GATES",
+    "TRAINED_NOTE",
+    "WEAK",
+    "PerQuery",
+    "_and",
+    "agreement_summary",
+    "agreement_table",
+    "best_line",
+    "cap_note",
+    "case_change",
+    "case_lines",
+    "case_results",
+    "cases_passed",
+    "changed_params_toml",
+    "chart_metric",
+    "code_span",
+    "cut_counts",
+    "delta_text",
+    "difference_interval",
+    "every_list_capped",
+    "evidence",
+    "evidence_key",
+    "figure_base",
+    "figure_digits",
+    "figure_notes",
+    "figure_summary",
+    "figure_table",
+    "figure_text",
+    "flags_as_code",
+    "has_judgments",
+    "headline_metric",
+    "held_out_estimate",
+    "held_out_verdict",
+    "interval_text",
+    "is_count",
+    "judged_first",
+    "length_notes",
+    "lists_cut",
+    "made_by",
+    "many_tests_note",
+    "markdown",
+    "markdown_metric_table",
+    "md",
+    "mean_text",
+    "measure_text",
+    "metric_meaning",
+    "metric_meanings",
+    "metric_table",
+    "minus_text",
+    "models_text",
+    "moved_text",
+    "mover_lines",
+    "movers_heading",
+    "no_judgments_lead",
+    "not_recommended",
+    "nouns",
+    "origin",
+    "p_text",
+    "pair_texts",
+    "params_table",
+    "per_query",
+    "relevant_left_out",
+    "row_digits",
+    "settings_leads",
+    "settings_lines",
+    "ship_caveat",
+    "shipped_figures",
+    "shown_name",
+    "singular",
+    "sources_line",
+    "subject",
+    "summary_lines",
+    "tests_shown",
+    "ticks_as_code",
+    "tied_gain",
+    "trained_pair",
+    "untested_text",
+    "verdict_lead",
+    "weak_p",
+]
