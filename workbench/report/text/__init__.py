@@ -31,6 +31,16 @@ from workbench.report.text.caps import (
     every_list_capped,
     lists_cut,
 )
+from workbench.report.text.chance import (
+    BEYOND,
+    MANY_TESTS,
+    WEAK,
+    evidence,
+    evidence_key,
+    many_tests_note,
+    tests_shown,
+    weak_p,
+)
 from workbench.report.text.compared import (
     MEASURE_TEXT,
     _and,
@@ -66,7 +76,6 @@ from workbench.report.text.meanings import (
 from workbench.report.text.numbers import (
     LEVEL,
     MORE_DIGITS,
-    _digits,
     delta_text,
     difference_interval,
     figure_base,
@@ -79,6 +88,15 @@ from workbench.report.text.numbers import (
     p_text,
     pair_texts,
     row_digits,
+)
+from workbench.report.text.tables import (
+    TRAINED_NOTE,
+    figure_notes,
+    figure_table,
+    markdown_metric_table,
+    metric_table,
+    moved_text,
+    params_table,
 )
 
 if TYPE_CHECKING:
@@ -335,121 +353,6 @@ def per_query(comp: Comparison, i: int, metric: str,
     most = [f"{words[0]}: {named(top)}" if up else "",
             f"{words[1]}: {named(bottom)}" if down else ""]
     return PerQuery(d, order, values, up, same, down, tally, [m for m in most if m])
-
-
-def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
-    """The parameters whose values differ, one column per configuration; where models are
-    compared, each configuration's model first, then the values any sets away from its own
-    model's defaults ("—": its model has no such parameter)."""
-    header = ["parameter", *(c.name for c in comp.configs)]
-    models = ([["model", *(comp.model_of(i).id for i in range(len(comp.configs)))]]
-              if comp.mixed else [])
-    return header, models + [[name, *("—" if v is None else param_value(v) for v in values)]
-                             for name, values in comp.differing.items()]
-
-
-def metric_table(comp: Comparison, *, intervals: bool = False, agree: bool = False
-                 ) -> tuple[list[str], list[list[str]]]:
-    """One row per metric: the first configuration's mean, then for each other its mean, the
-    difference, (with `intervals`) the 95% confidence interval of the difference, the p-value
-    and queries improved/worsened. `agree` (compare's table): to the decimals at which each
-    Δ is the difference of the means shown (`row_digits`), as compare, the reports and the
-    window show them; else 4 (a count 1)."""
-    header = ["metric", shown_name(comp, comp.configs[0].name)]
-    for c in comp.configs[1:]:
-        header += [shown_name(comp, c.name), "Δ", *([f"{LEVEL:.0%} CI of Δ"] if intervals
-                                                    else []), "p", "▲/▼"]
-    rows = []
-    for r in comp.rows:
-        count = is_count(r.metric)
-        # one number of decimals a row, at which each Δ is the difference of the means shown
-        digits, deltas = (row_digits(r.means, r.deltas, count=count) if agree
-                          else (_digits(count), r.deltas))
-        row = [r.metric, mean_text(r.means[0], count, digits)]
-        for i in range(1, len(comp.configs)):
-            # a test against training scores reads as evidence it is not: "—"
-            fitted = trained_pair(comp, i)
-            row += [mean_text(r.means[i], count, digits), delta_text(deltas[i], count, digits)]
-            if intervals:
-                row.append("—" if fitted else interval_text(
-                    difference_interval(comp.per_query_delta(r.metric, i)), count,
-                    digits=digits))
-            row += ["—" if fitted else p_text(r.p_values[i]),
-                    "—" if fitted else moved_text(r, i)]
-        rows.append(row)
-    return header, rows
-
-
-BEYOND, WEAK = "beyond", "weak"
-
-
-def evidence(comp: Comparison, row: MetricRow, i: int) -> str:
-    """How the metric tables mark configuration i's difference on `row`, one rule for the
-    Markdown's ★, the HTML's colour and the window's (review rv3, F3 and F4: In short called
-    a p of 0.016 among 13 "weak evidence" while the table starred it "beyond chance", and the
-    Markdown starred judged@10, which the HTML never coloured): BEYOND where p is below 0.05
-    and, among many p-values shown, below 0.05 / their number (`weak_p`); WEAK where p is
-    below 0.05 only; "" otherwise, and always for training scores, judged@ (coverage) and a
-    bundle's files and tokens (a cost)."""
-    p = row.p_values[i]
-    if (p is None or not p < 0.05 or trained_pair(comp, i) or is_count(row.metric)
-            or row.metric.startswith("judged@")
-            or comp.configs[0].name in comp.training or comp.configs[i].name in comp.training):
-        return ""
-    return WEAK if weak_p(comp, p) else BEYOND
-
-
-def evidence_key(comp: Comparison) -> str:
-    """The key to the marks (`evidence`), said as the Markdown writes it."""
-    weak = any(evidence(comp, r, i) == WEAK for r in comp.rows
-               for i in range(1, len(comp.configs)))
-    return ("★: p below 0.05, a difference beyond chance by the paired test"
-            + (f"; ☆: p below 0.05 but {weak_p(comp, 0.0, always=True)}: not counted as beyond "
-               f"chance, which needs p below 0.05 / {tests_shown(comp)}" if weak else "")
-            + ". judged@ (coverage) and a bundle's files and tokens (a cost) are never marked.")
-
-
-def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[list[str]]]:
-    """Configuration i against the first, one row per metric, for Markdown: headers that name
-    the configuration (one table of 17 columns had repeated "Δ | p" for each, its name only
-    above its mean), a real minus, and a difference with p below 0.05 starred (nothing had
-    marked which were beyond chance)."""
-    name, first = shown_name(comp, comp.configs[i].name), shown_name(comp, comp.configs[0].name)
-    header = ["metric", first, name, f"Δ ({name})", f"{LEVEL:.0%} CI of Δ", "p", "▲/▼"]
-    fitted = trained_pair(comp, i)  # a test against training scores is no evidence: "—"
-    rows = []
-    for r in comp.rows:
-        count = is_count(r.metric)
-        p = r.p_values[i]
-        # the decimals of the whole row (every configuration's), so that the first's mean
-        # reads the same in each table
-        digits, deltas = row_digits(r.means, r.deltas, count=count)
-        delta = minus_text(deltas[i], count, digits)
-        mark = evidence(comp, r, i)
-        if mark:
-            delta = f"{delta} {'★' if mark == BEYOND else '☆'}"
-        ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count,
-                           digits=digits)
-        rows.append([r.metric, mean_text(r.means[0], count, digits),
-                     mean_text(r.means[i], count, digits),
-                     delta, "—" if fitted else ci.replace("-", "−"),
-                     "—" if fitted else p_text(p), "—" if fitted else moved_text(r, i)])
-    return header, rows
-
-
-def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
-    """Queries improved / worsened ("14/4"); for a cost (a bundle's files or tokens) queries
-    with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it. "" where one
-    side has no such figure (bm25's bundle beside codeledger's)."""
-    if math.isnan(row.deltas[i]):
-        return ""
-    if is_count(row.metric):
-        return f"↓{row.improved[i]}{sep}↑{row.worsened[i]}"
-    return f"{row.improved[i]}{sep}{row.worsened[i]}"
-
-
-TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "
-                "queries, a difference there is no evidence of what new ones would see")
 
 
 def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
@@ -1067,54 +970,6 @@ def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
             recall.metric if recall is not None else "")
 
 
-def figure_table(comp: Comparison, *, real_minus: bool = False
-                 ) -> tuple[list[str], list[list[str]]]:
-    """What each configuration's selection returns (`Comparison.figures`), with each
-    difference against the first: Δ, p and the queries with more / fewer. `real_minus`: Δ
-    with U+2212, as the report's other tables write it (the command line's tables, ASCII)."""
-    header = ["returns", shown_name(comp, comp.configs[0].name)]
-    for c in comp.configs[1:]:
-        header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
-    table = []
-    for r in comp.figures:
-        digits, deltas = figure_digits(r)
-        row = [r.figure, figure_text(r.figure, r.means[0], digits=digits)]
-        for i in range(1, len(comp.configs)):
-            fitted = trained_pair(comp, i)
-            row += [figure_text(r.figure, r.means[i], digits=digits),
-                    _minus_sign(figure_text(r.figure, deltas[i], signed=True,
-                                            digits=digits), real_minus),
-                    "—" if fitted else p_text(r.p_values[i]),
-                    f"{r.more[i]:,}/{r.fewer[i]:,}"]
-        table.append(row)
-    return header, table
-
-
-def _minus_sign(text: str, real: bool) -> str:
-    return text.replace("-", "−") if real else text
-
-
-def figure_notes(comp: Comparison) -> list[str]:
-    """What figure_table's rows and columns say: neither way better."""
-    from workbench.core.metrics import metric_label
-
-    _, queries = nouns(comp)
-    one = singular(queries)
-    n = int(comp.counted.sum())
-    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
-            else f"over all {n:,} {queries}")
-    lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
-             + (", estimated as pi-lodestone does: snippet characters / 4"
-                if r.figure == "injected_tokens" else "") for r in comp.figures]
-    lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
-                 f"much is returned, not how well. more/fewer: the {queries} on which it "
-                 "returns more / less" + (" (empty: newly empty / no longer)" if any(
-                     r.figure == "empty" for r in comp.figures) else "") + ". p: paired "
-                 f"randomisation test of the per-{one} differences, whether it returns a "
-                 f"different amount beyond {one}-to-{one} chance (blank: no {one} differs)")
-    return lines
-
-
 def figure_summary(comp: Comparison, i: int) -> str:
     """In short's sentence of what configuration i returns against the first (" Per query:
     results 0.95 → 0.71 (p 0.062), empty 33.3% → 42.9%, injected tokens 33.8 → 24.5."),
@@ -1499,54 +1354,6 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
                 + ("as weak evidence" if weak_said else
                    f"but {weak_p(comp, 0.0, always=True)}") + f": {'; '.join(weak)}.")
     return out
-
-
-def weak_p(comp: Comparison, p: float | None, *, always: bool = False) -> str:
-    """Where the metric table shows many p-values (`many_tests_note`) and p is below 0.05
-    but not below 0.05 / their number (Bonferroni's bound): "weak evidence among the 15
-    p-values shown (see the caution under Metrics)"; "" otherwise. In short had called
-    such a p "beyond chance" while the caution under the table called it weak evidence.
-    `always`: the words whatever p is (many tests assumed)."""
-    n = tests_shown(comp)
-    if not always and (n < MANY_TESTS or p is None or p >= 0.05 or p < 0.05 / n):
-        return ""
-    return f"weak evidence among the {n} p-values shown (see the caution under Metrics)"
-
-
-def tests_shown(comp: Comparison) -> int:
-    """How many p-values the metric table shows of a difference on some query (against
-    training scores none; where no query moved, p is 1 and tests nothing)."""
-    return sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] > 0
-               for i in range(1, len(comp.configs)) if not trained_pair(comp, i)
-               for r in comp.rows)
-
-
-def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
-    """A caution where the table shows many p-values ("" for fewer than 10): with no real
-    difference anywhere, about one in 20 still falls below 0.05. `summary`: where the
-    verdict it names is (compare has no In short of its own: a report's)."""
-    n = tests_shown(comp)
-    if n < MANY_TESTS:
-        return ""
-    # "about 0.5 of them would fall below 0.05" was half a p-value: the chance of one instead
-    chance = 1 - 0.95 ** n
-    # the table's p of 1.000 where no query moved test nothing: counted apart, so that "15
-    # p-values" under a table of 18 does not read as a miscount (review rv3, F13)
-    idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
-               for i in range(1, len(comp.configs)) if not trained_pair(comp, i)
-               for r in comp.rows)
-    more = (f" ({idle} more at 1.000, where no query moved, test nothing)" if idle > 1 else
-            " (1 more at 1.000, where no query moved, tests nothing)" if idle else "")
-    return (f"{n} p-values of differences are shown{more}, none adjusted for the others: even if "
-            "no configuration were better or worse, each would fall below 0.05 one time in "
-            f"20 by chance, so at least one of these {n} would with a chance of "
-            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence. {summary} "
-            f"calls a difference beyond chance only where p is below 0.05 / {n} = "
-            f"{0.05 / n:.2g} (Bonferroni's bound).")
-
-
-# from this many p-values shown, one under 0.05 is weak evidence (`many_tests_note`)
-MANY_TESTS = 10
 
 
 def ship_caveat(comp: Comparison, i: int) -> str:

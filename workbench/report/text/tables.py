@@ -1,0 +1,162 @@
+"""The tables of a comparison as rows of text: parameters that differ, metrics
+against the first configuration, and what each selection returns."""
+
+from __future__ import annotations
+
+import math
+
+from workbench.core.comparison import (
+    Comparison,
+    MetricRow,
+)
+from workbench.core.params import value_text as param_value
+from workbench.report.text.chance import BEYOND, evidence
+from workbench.report.text.compared import nouns, shown_name, singular, trained_pair
+from workbench.report.text.numbers import (
+    LEVEL,
+    _digits,
+    delta_text,
+    difference_interval,
+    figure_digits,
+    figure_text,
+    interval_text,
+    is_count,
+    mean_text,
+    minus_text,
+    p_text,
+    row_digits,
+)
+
+
+def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    """The parameters whose values differ, one column per configuration; where models are
+    compared, each configuration's model first, then the values any sets away from its own
+    model's defaults ("—": its model has no such parameter)."""
+    header = ["parameter", *(c.name for c in comp.configs)]
+    models = ([["model", *(comp.model_of(i).id for i in range(len(comp.configs)))]]
+              if comp.mixed else [])
+    return header, models + [[name, *("—" if v is None else param_value(v) for v in values)]
+                             for name, values in comp.differing.items()]
+
+
+def metric_table(comp: Comparison, *, intervals: bool = False, agree: bool = False
+                 ) -> tuple[list[str], list[list[str]]]:
+    """One row per metric: the first configuration's mean, then for each other its mean, the
+    difference, (with `intervals`) the 95% confidence interval of the difference, the p-value
+    and queries improved/worsened. `agree` (compare's table): to the decimals at which each
+    Δ is the difference of the means shown (`row_digits`), as compare, the reports and the
+    window show them; else 4 (a count 1)."""
+    header = ["metric", shown_name(comp, comp.configs[0].name)]
+    for c in comp.configs[1:]:
+        header += [shown_name(comp, c.name), "Δ", *([f"{LEVEL:.0%} CI of Δ"] if intervals
+                                                    else []), "p", "▲/▼"]
+    rows = []
+    for r in comp.rows:
+        count = is_count(r.metric)
+        # one number of decimals a row, at which each Δ is the difference of the means shown
+        digits, deltas = (row_digits(r.means, r.deltas, count=count) if agree
+                          else (_digits(count), r.deltas))
+        row = [r.metric, mean_text(r.means[0], count, digits)]
+        for i in range(1, len(comp.configs)):
+            # a test against training scores reads as evidence it is not: "—"
+            fitted = trained_pair(comp, i)
+            row += [mean_text(r.means[i], count, digits), delta_text(deltas[i], count, digits)]
+            if intervals:
+                row.append("—" if fitted else interval_text(
+                    difference_interval(comp.per_query_delta(r.metric, i)), count,
+                    digits=digits))
+            row += ["—" if fitted else p_text(r.p_values[i]),
+                    "—" if fitted else moved_text(r, i)]
+        rows.append(row)
+    return header, rows
+
+
+def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[list[str]]]:
+    """Configuration i against the first, one row per metric, for Markdown: headers that name
+    the configuration (one table of 17 columns had repeated "Δ | p" for each, its name only
+    above its mean), a real minus, and a difference with p below 0.05 starred (nothing had
+    marked which were beyond chance)."""
+    name, first = shown_name(comp, comp.configs[i].name), shown_name(comp, comp.configs[0].name)
+    header = ["metric", first, name, f"Δ ({name})", f"{LEVEL:.0%} CI of Δ", "p", "▲/▼"]
+    fitted = trained_pair(comp, i)  # a test against training scores is no evidence: "—"
+    rows = []
+    for r in comp.rows:
+        count = is_count(r.metric)
+        p = r.p_values[i]
+        # the decimals of the whole row (every configuration's), so that the first's mean
+        # reads the same in each table
+        digits, deltas = row_digits(r.means, r.deltas, count=count)
+        delta = minus_text(deltas[i], count, digits)
+        mark = evidence(comp, r, i)
+        if mark:
+            delta = f"{delta} {'★' if mark == BEYOND else '☆'}"
+        ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count,
+                           digits=digits)
+        rows.append([r.metric, mean_text(r.means[0], count, digits),
+                     mean_text(r.means[i], count, digits),
+                     delta, "—" if fitted else ci.replace("-", "−"),
+                     "—" if fitted else p_text(p), "—" if fitted else moved_text(r, i)])
+    return header, rows
+
+
+def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
+    """Queries improved / worsened ("14/4"); for a cost (a bundle's files or tokens) queries
+    with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it. "" where one
+    side has no such figure (bm25's bundle beside codeledger's)."""
+    if math.isnan(row.deltas[i]):
+        return ""
+    if is_count(row.metric):
+        return f"↓{row.improved[i]}{sep}↑{row.worsened[i]}"
+    return f"{row.improved[i]}{sep}{row.worsened[i]}"
+
+
+TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "
+                "queries, a difference there is no evidence of what new ones would see")
+
+
+def figure_table(comp: Comparison, *, real_minus: bool = False
+                 ) -> tuple[list[str], list[list[str]]]:
+    """What each configuration's selection returns (`Comparison.figures`), with each
+    difference against the first: Δ, p and the queries with more / fewer. `real_minus`: Δ
+    with U+2212, as the report's other tables write it (the command line's tables, ASCII)."""
+    header = ["returns", shown_name(comp, comp.configs[0].name)]
+    for c in comp.configs[1:]:
+        header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
+    table = []
+    for r in comp.figures:
+        digits, deltas = figure_digits(r)
+        row = [r.figure, figure_text(r.figure, r.means[0], digits=digits)]
+        for i in range(1, len(comp.configs)):
+            fitted = trained_pair(comp, i)
+            row += [figure_text(r.figure, r.means[i], digits=digits),
+                    _minus_sign(figure_text(r.figure, deltas[i], signed=True,
+                                            digits=digits), real_minus),
+                    "—" if fitted else p_text(r.p_values[i]),
+                    f"{r.more[i]:,}/{r.fewer[i]:,}"]
+        table.append(row)
+    return header, table
+
+
+def _minus_sign(text: str, real: bool) -> str:
+    return text.replace("-", "−") if real else text
+
+
+def figure_notes(comp: Comparison) -> list[str]:
+    """What figure_table's rows and columns say: neither way better."""
+    from workbench.core.metrics import metric_label
+
+    _, queries = nouns(comp)
+    one = singular(queries)
+    n = int(comp.counted.sum())
+    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
+            else f"over all {n:,} {queries}")
+    lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
+             + (", estimated as pi-lodestone does: snippet characters / 4"
+                if r.figure == "injected_tokens" else "") for r in comp.figures]
+    lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
+                 f"much is returned, not how well. more/fewer: the {queries} on which it "
+                 "returns more / less" + (" (empty: newly empty / no longer)" if any(
+                     r.figure == "empty" for r in comp.figures) else "") + ". p: paired "
+                 f"randomisation test of the per-{one} differences, whether it returns a "
+                 f"different amount beyond {one}-to-{one} chance (blank: no {one} differs)")
+    return lines
