@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,7 +21,6 @@ from workbench.core.comparison import (
 )
 from workbench.core.data import display_title
 from workbench.core.metrics.bundle import BUNDLE_METRICS
-from workbench.core.metrics.significance import paired_test
 from workbench.core.params import value_text as param_value
 from workbench.report.text.caps import (
     SELECTION_GATES,
@@ -30,6 +28,13 @@ from workbench.report.text.caps import (
     cut_counts,
     every_list_capped,
     lists_cut,
+)
+from workbench.report.text.cases import (
+    _disagree,
+    case_change,
+    case_lines,
+    case_results,
+    cases_passed,
 )
 from workbench.report.text.chance import (
     BEYOND,
@@ -56,6 +61,13 @@ from workbench.report.text.compared import (
     sources_line,
     subject,
     trained_pair,
+)
+from workbench.report.text.headline import (
+    PerQuery,
+    chart_metric,
+    headline_metric,
+    per_query,
+    tied_gain,
 )
 from workbench.report.text.markup import (
     FLAG,
@@ -98,9 +110,6 @@ from workbench.report.text.tables import (
     moved_text,
     params_table,
 )
-
-if TYPE_CHECKING:
-    from workbench.core.cases import CaseResult
 
 
 def movers_heading(comp: Comparison, k: int, i: int = 0) -> str:
@@ -178,181 +187,6 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
             f"order, {a.same_first:,} the same first {singular(docs)}"
             + (f"; {neither}, set aside" if neither and not said else "") + "."
             + (f" The lengths differ too: {lengths}." if comp.cut_short(i) else "") + judged)
-
-
-def case_results(comp: Comparison) -> list[dict[str, CaseResult]] | None:
-    """Per configuration, each counted fixture case's result (`core.cases.check_cases`);
-    None without cases."""
-    from workbench.core.cases import check_cases, has_cases
-
-    if not has_cases(comp.dataset):
-        return None
-    counted = {q.id for q, c in zip(comp.dataset.queries, comp.counted, strict=True) if c}
-    return [{c.query: c for c in check_cases(comp.dataset, res.ranking).cases
-             if c.query in counted} for res in comp.results]
-
-
-def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
-    """Per configuration, whether each counted fixture case passes; None without cases."""
-    results = case_results(comp)
-    if results is None:
-        return None
-    return [{q: c.passed for q, c in r.items()} for r in results]
-
-
-def case_change(comp: Comparison, i: int) -> str:
-    """Configuration i against the first by the fixture's own test (each case passes where its
-    expected decisions are in its top K and none it must not include is): "cases passing
-    20/30 → 14/30, 6 now passing and 12 now failing (12 of them return a decision the case
-    must not include; p 0.238): fewer pass, but it may be chance"; "" without cases. It is
-    what `tune` optimises on such data by default, so In short leads with it (review rv3,
-    F2: an ndcg@10 "better, beyond chance" came first while 20/30 fell to 14/30)."""
-    results = case_results(comp)
-    if results is None or not results[0]:
-        return ""
-    a, b = results[0], results[i]
-    n = len(a)
-    before, after = sum(c.passed for c in a.values()), sum(c.passed for c in b.values())
-    now = [q for q in a if b[q].passed and not a[q].passed]
-    lost = [q for q in a if a[q].passed and not b[q].passed]
-    said = f"cases passing {before}/{n} → {after}/{n}"
-    if not now and not lost:
-        return said + ": the same cases pass"
-    docs, _ = nouns(comp)
-    banned = sum(1 for q in lost if b[q].forbidden)
-    missing = sum(1 for q in lost if b[q].missing)
-    why = []
-    if banned:
-        why.append((f"all {banned} return" if banned == len(lost) else
-                    f"{banned} of them return{'s' if banned == 1 else ''}")
-                   + f" a {singular(docs)} the case must not include" if len(lost) > 1
-                   else f"it returns a {singular(docs)} the case must not include")
-    if missing:
-        why.append(f"{missing} miss{'es' if missing == 1 else ''} an expected one"
-                   if len(lost) > 1 else "it misses an expected one")
-    test = paired_test([float(a[q].passed) for q in a], [float(b[q].passed) for q in a])
-    changed = len(now) + len(lost)
-    direction = ("more pass" if after > before else "fewer pass" if after < before
-                 else "as many pass, other cases")
-    verdict = (f"too few cases changed ({changed}) to tell from chance" if changed <= 5
-               else "beyond chance" if test.p_value < 0.05 else "but it may be chance")
-    return (f"{said}, {len(now)} now passing and {len(lost)} now failing ("
-            + "; ".join([*(", ".join(why),) * bool(why), f"p {p_text(test.p_value)}"])
-            + f"): {direction}{',' if not verdict.startswith('too') else ';'} {verdict}")
-
-
-def tied_gain(comp: Comparison, i: int, metric: str) -> str:
-    """Where every query on which configuration i scores better on `metric` has its judged
-    relevant results there tied at one score with another result it returns (a min score of
-    0 returning unscored candidates, all at 0): the order among them is the ranking's
-    tie-break, not the scores, and the sentence says so; "" otherwise."""
-    qrels = comp.dataset.qrels or {}
-    if not qrels or "@" not in metric or is_count(metric):
-        return ""
-    k = int(metric.split("@")[1]) if metric.split("@")[1].isdigit() else 0
-    d = comp.per_query_delta(metric, i)
-    up = d > 0 if higher_is_better(metric) else d < 0
-    better = np.flatnonzero(np.nan_to_num(up, nan=False).astype(bool))
-    if not len(better) or not k:
-        return ""
-    ranking, ds = comp.results[i].ranking, comp.dataset
-    scores: set[float] = set()
-    for q in better:
-        n = int(ranking.count[q])
-        docs, values = ranking.docs[q, :n], ranking.scores[q, :n]
-        judged = qrels.get(ds.queries.ids[q], {})
-        rel = [j for j in range(min(k, n)) if judged.get(ds.corpus.ids[int(docs[j])], 0) > 0]
-        if not rel or not all(np.count_nonzero(values == values[j]) > 1 for j in rel):
-            return ""
-        scores |= {float(values[j]) for j in rel}
-    _, queries = nouns(comp)
-    at = f"at score {_plain_score(scores.pop())}" if len(scores) == 1 else "at one score"
-    return (f" On {'each' if len(better) > 1 else 'the'} {singular(queries)} it scores "
-            f"better on, its relevant results are tied {at} with other results: where they "
-            "sit among them is a tie-break, not the scores.")
-
-
-def _plain_score(x: float) -> str:
-    return f"{x:.4g}" if x else "0"
-
-
-def case_lines(comp: Comparison) -> list[str]:
-    """For fixture cases (pi-lodestone's eval.jsonl): each configuration's cases passing
-    ("20/30 pass"), then, against the first, the cases each one now passes and now fails —
-    the harness's own measure of success, which the metric table cannot show. Only the
-    counted cases (not those a configuration was tuned on). Empty without cases."""
-
-    passed = cases_passed(comp)
-    if passed is None:
-        return []
-    n = len(passed[0])
-    first = comp.configs[0].name
-    out = ["cases passing: " + ", ".join(f"{shown_name(comp, c.name)} {sum(p.values())}/{n}"
-                                         for c, p in zip(comp.configs, passed, strict=True))]
-    for c, p in zip(comp.configs[1:], passed[1:], strict=True):
-        now = [q for q in p if p[q] and not passed[0][q]]
-        lost = [q for q in p if not p[q] and passed[0][q]]
-        if now or lost:
-            out.append(f"{c.name} against {first}: "
-                       + "; ".join(t for t in (
-                           f"now passes {', '.join(now)}" if now else "",
-                           f"now fails {', '.join(lost)}" if lost else "") if t))
-        else:
-            out.append(f"{c.name} against {first}: the same cases pass")
-    return out
-
-
-@dataclass(frozen=True)
-class PerQuery:
-    """Configuration i against the first on one metric, query by query: each query's
-    difference, the queries with one in order (largest first), their count up / level /
-    down, and the tally and extremes in words."""
-
-    deltas: np.ndarray
-    order: np.ndarray
-    values: np.ndarray
-    up: int
-    same: int
-    down: int
-    tally: str
-    most: list[str]
-
-
-def per_query(comp: Comparison, i: int, metric: str,
-              mark: Callable[[str, str], str] = lambda _kind, text: text,
-              name: Callable[[str], str] = lambda text: text) -> PerQuery:
-    """`mark(kind, text)` dresses the improved ("up") and worsened ("down") counts (HTML's
-    colours), `name` a query id (escaped for the format). A bundle's size is a cost (more /
-    fewer); against training scores nothing is called a gain (higher / lower)."""
-    d = comp.per_query_delta(metric, i)
-    have = np.flatnonzero(np.isfinite(d))
-    order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
-    values = d[order]
-    count = is_count(metric)
-    up, down = int((values > 0).sum()), int((values < 0).sum())
-    same = len(values) - up - down
-    queries = comp.dataset.queries
-
-    def named(qs: np.ndarray) -> str:
-        return ", ".join(f"{name(queries[int(q)].id)} "
-                         f"{delta_text(float(d[q]), count).replace('-', '−')}" for q in qs)
-
-    top, bottom = order[:3][values[:3] > 0], order[::-1][:3][values[::-1][:3] < 0]
-    if count:
-        words = ("largest increases", "largest decreases")
-        tally = (f"↑ {up} with more · {same} the same · ↓ {down} with fewer (a cost: "
-                 "fewer is no gain where recall fell with it)")
-    elif trained_pair(comp, i):
-        words = ("largest rises", "largest falls")
-        tally = (f"{up} higher · {same} the same · {down} lower (training scores: no "
-                 "evidence either way)")
-    else:
-        words = ("most improved", "most worsened")
-        tally = (f"{mark('up', f'▲ {up} improved')} · {same} unchanged · "
-                 f"{mark('down', f'▼ {down} worsened')}")
-    most = [f"{words[0]}: {named(top)}" if up else "",
-            f"{words[1]}: {named(bottom)}" if down else ""]
-    return PerQuery(d, order, values, up, same, down, tally, [m for m in most if m])
 
 
 def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
@@ -611,43 +445,6 @@ def settings_leads(model: str, code: Callable[[str], str],
             "config.json below, and its ranker is closed: a row with no setting cannot be "
             "shipped to it, and CodeLedger will not score as here.")))
     return out
-
-
-def headline_metric(comp: Comparison, i: int | None = None, j: int = 0) -> str:
-    """The metric a summary speaks of: a bundle's recall where the model selects bundles
-    (what the agent is handed: two configurations that differ in budget alone tie on R@10),
-    else the table's first that measures quality (not a bundle's size, not judged@
-    coverage); "" without one. Of the metrics every configuration has (bm25 beside
-    codeledger has no bundle), or with `i`, those configurations j (the first by default)
-    and i both have (the pair of codeledger and its preset speaks of bundles beside bm25
-    too)."""
-    pair = range(len(comp.configs)) if i is None else (j, i)
-    metrics = [r.metric for r in comp.rows
-               if not any(math.isnan(r.means[j]) for j in pair if j < len(r.means))]
-    if "bundle_recall" in metrics:
-        return "bundle_recall"
-    for m in metrics:
-        if not is_count(m) and not m.startswith("judged@"):
-            return m
-    return ""
-
-
-def chart_metric(comp: Comparison) -> str:
-    """The metric the per-query chart shows: the summary's (`headline_metric`) where any query
-    moved on it, else the first of the table's quality metrics that any query moved on (a
-    chart of the first, where nothing moves, read as "nothing changed" while another metric
-    fell), then a bundle's size, a cost; the headline (or the first) where none moved; ""
-    without metrics."""
-    headline = headline_metric(comp)
-    quality = [r.metric for r in comp.rows if not is_count(r.metric)
-               and not r.metric.startswith("judged@")]  # judged@: coverage, not quality
-    costs = [r.metric for r in comp.rows if is_count(r.metric)]
-    for metric in ([headline] if headline else []) + quality + costs:
-        for i in range(1, len(comp.configs)):
-            d = comp.per_query_delta(metric, i)
-            if np.any(np.isfinite(d) & (d != 0)):
-                return metric
-    return headline or (comp.rows[0].metric if comp.rows else "")
 
 
 def _cut_metrics(comp: Comparison, most: int) -> list[str]:
@@ -1267,23 +1064,6 @@ def _has_held_out(tuned: Any) -> bool:
     """Whether a `[tuned]` record carries held-out figures (tune --folds 0 keeps none)."""
     return bool(getattr(tuned, "held_n", 0)) and not math.isnan(getattr(tuned, "held_tuned",
                                                                          math.nan))
-
-
-def _disagree(comp: Comparison, i: int, metric: str, row: MetricRow) -> str:
-    """Where the cases and `metric` go opposite ways: why they can (a case also fails on a
-    result it must not include, which a metric counts as no more than not relevant)."""
-    passed = cases_passed(comp)
-    if passed is None:
-        return ""
-    before, after = sum(passed[0].values()), sum(passed[i].values())
-    gain = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
-    loss = row.deltas[i] < 0 if higher_is_better(metric) else row.deltas[i] > 0
-    if not ((gain and after < before) or (loss and after > before)):
-        return ""
-    docs, _ = nouns(comp)
-    return (f" The two disagree: {metric} counts the expected {docs} a list holds and "
-            f"does not count a {singular(docs)} a case must not include, which fails the "
-            "case; the cases are the data's own test.")
 
 
 def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
