@@ -10,17 +10,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
 
-from workbench.core.compare import Mover
 from workbench.core.comparison import (
     Comparison,
     MetricRow,
-    explain_pair,
     higher_is_better,
 )
-from workbench.core.data import display_title
-from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import value_text as param_value
 from workbench.report.text.caps import (
     SELECTION_GATES,
@@ -69,6 +64,7 @@ from workbench.report.text.headline import (
     per_query,
     tied_gain,
 )
+from workbench.report.text.lengths import _cutoff, _lengths_text, length_notes
 from workbench.report.text.markup import (
     FLAG,
     _md_table,
@@ -85,6 +81,7 @@ from workbench.report.text.meanings import (
     metric_meaning,
     metric_meanings,
 )
+from workbench.report.text.movers import CROSS_MODEL_NOTE, judged_first, mover_lines, movers_heading
 from workbench.report.text.numbers import (
     LEVEL,
     MORE_DIGITS,
@@ -110,20 +107,6 @@ from workbench.report.text.tables import (
     moved_text,
     params_table,
 )
-
-
-def movers_heading(comp: Comparison, k: int, i: int = 0) -> str:
-    """What a list of movers holds: "moves into, out of or within the top 10; judged
-    documents first" ("within" alone headed documents that entered from rank 36); between
-    configuration 0 and i of different models, that their scores do not compare."""
-    judged = "; judged documents first" if has_judgments(comp) else ""
-    return f"moves into, out of or within the top {k}{judged}" + (
-        f"; {CROSS_MODEL_NOTE}" if i and not comp.same_model(i) else "")
-
-
-# said once over the moves between two models' configurations
-CROSS_MODEL_NOTE = ("two models: each scores on its own scale, so the places compare and the "
-                    "scores do not")
 
 
 def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
@@ -187,57 +170,6 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
             f"order, {a.same_first:,} the same first {singular(docs)}"
             + (f"; {neither}, set aside" if neither and not said else "") + "."
             + (f" The lengths differ too: {lengths}." if comp.cut_short(i) else "") + judged)
-
-
-def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
-                markdown: bool = False) -> list[str]:
-    """The documents that moved most between configuration 0 and i, each with its query and
-    the one-sentence explain diff; with `markdown`, the ids as code, the rest escaped (`md`)."""
-    def ident(text: str) -> str:
-        return code_span(text) if markdown else text
-
-    def plain(text: str) -> str:
-        return md(text, block=False) if markdown else text
-
-    ds = comp.dataset
-    out = []
-    pool = 2 * k * max(len(ds.queries), 1)  # every candidate: the union of the top ks
-    for m in judged_first(comp, comp.movers(i, k=k, top=pool))[:top] if top else []:
-        move = explain_pair(comp, i, m.query, m.doc)
-        query, doc = ds.queries[m.query], ds.corpus[m.doc]
-        rel = (ds.qrels or {}).get(query.id, {}).get(doc.id)
-        judged = ("" if rel is None else f", judged relevant (grade {rel})" if rel > 0
-                  else f", judged not relevant (grade {rel})")
-        # a file's title is its path, its id too: said once
-        title = display_title(ds.corpus, doc)  # an OpenVault memory: not "action" alone
-        name = ident(doc.id) + (f" {plain(_quote(title))}" if title and title != doc.id
-                                else "")
-        out.append(f"{ident(query.id)} {plain(_quote(query.text))} · {name}{judged}: "
-                   f"{plain(move.sentence())}")
-    return out
-
-
-def judged_first(comp: Comparison, moved: Sequence[Mover]) -> list[Mover]:
-    """`moved` with the judged relevant documents first, then the judged not relevant (the
-    moves that changed the metrics), then the unjudged; by the size of the move within each
-    (the order `Comparison.movers` gives: a drop out of the list falls past its end, so the
-    cut of a #1 comes before that of a #10), the higher grade first where two moved as far.
-    The HTML report and the text and Markdown lists pick their documents so."""
-    ds, qrels = comp.dataset, comp.dataset.qrels or {}
-
-    def rank(m: Mover) -> tuple[int, int, bool, int]:
-        grade = qrels.get(ds.queries[m.query].id, {}).get(ds.corpus[m.doc].id)
-        group = 2 if grade is None else 0 if grade > 0 else 1
-        return group, -abs(m.jump), not (m.entered or m.left), -(grade or 0)
-
-    return sorted(moved, key=rank)
-
-
-def _quote(text: str, width: int = 50) -> str:
-    text = " ".join(text.split())
-    if not text:
-        return ""
-    return f"“{text if len(text) <= width else text[:width - 1] + '…'}”"
 
 
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -447,152 +379,6 @@ def settings_leads(model: str, code: Callable[[str], str],
     return out
 
 
-def _cut_metrics(comp: Comparison, most: int) -> list[str]:
-    """The ranking metrics whose cut-off lies past `most` results (a metric without one, such
-    as map, reads the whole list)."""
-    from workbench.core.metrics.measures import parse_metric
-
-    out = []
-    for r in comp.rows:
-        if r.metric in BUNDLE_METRICS or r.metric.startswith("judged@"):
-            continue
-        try:
-            _, cut = parse_metric(r.metric)
-        except ValueError:
-            continue
-        if cut is None or cut > most:
-            out.append(r.metric)
-    return out
-
-
-def _by_depth(comp: Comparison, j: int, metrics: list[str]) -> str:
-    """For length_notes, where configuration j's cut lists fall short of the metrics' depths
-    on different numbers of queries: "1 is shorter than 10 (ndcg@10 and p@10), 7 shorter
-    than 100 (r@100)"; "" where every metric is short on the same queries. A list of 35
-    results is no cut to ndcg@10 (rc 4: the @10 metrics had been named for 7 lists of which
-    6 were longer than 10)."""
-    own, fewer = comp.lengths(j), _fewer(comp, j)
-    groups: dict[int | None, list[str]] = {}
-    for m in metrics:
-        groups.setdefault(_cutoff(m), []).append(m)
-    counts = {cut: int((fewer & (own < cut)).sum()) if cut is not None else int(fewer.sum())
-              for cut in groups}
-    if len(set(counts.values())) < 2:
-        return ""
-    parts: list[str] = []
-    for cut in sorted(groups, key=lambda c: (c is None, c or 0)):
-        n = counts[cut]
-        verb = ("is " if n == 1 else "are ") if not parts else ""
-        where = f"shorter than {cut:,}" if cut is not None else "shorter than the other's"
-        parts.append(f"{n:,} {verb}{where} ({_and(groups[cut])})")
-    return ", ".join(parts)
-
-
-def length_notes(comp: Comparison) -> list[str]:
-    """A sentence for each configuration that returns fewer results a query than another
-    and fewer than a metric's cut-off: its figures at that cut-off count only what it
-    returned. Without it a limit of 5 against one of 100 read as "better, beyond chance"
-    at ndcg@10 though both ranked every query alike."""
-    if not comp.rows:
-        return []
-    most = [int(comp.lengths(j).max(initial=0)) for j in range(len(comp.configs))]
-    longest = max(most)
-    out = []
-    for j, config in enumerate(comp.configs):
-        if not most[j]:  # it returns nothing at all: said once, by the data's notes
-            continue
-        if most[j] >= longest:
-            note = _fewer_note(comp, j)
-            out += [note] if note else []
-            continue
-        # the metrics its shortest cut list falls short of: a min score may cut some
-        # queries below 10 where its longest list reaches past 10 (nDCG@10 was not named)
-        metrics = _cut_metrics(comp, _shortest_cut(comp, j))
-        if not metrics:
-            continue
-        limit = comp.model_of(j).selection_params(
-            comp.model_of(j).schema.resolve(config.params)).limit
-        why = f" (its limit is {limit})" if limit == most[j] else ""
-        longer = [(c.name, m) for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
-        # each with its own longest list where they differ ("bm25 and importance up to 22"
-        # had given importance, which returns 5, bm25's length)
-        others = (f"{_and([c for c, _ in longer])} up to {longest:,}"
-                  if len({m for _, m in longer}) == 1 else
-                  _and([f"{c} up to {m:,}" for c, m in longer]))
-        out.append(f"{config.name} returns at most {most[j]:,} result"
-                   f"{'s' if most[j] != 1 else ''} a query{why}, {others}: the "
-                   f"{_and(metrics)} of {config.name} count only what it "
-                   "returned, so a difference there is partly how many results are "
-                   "returned, not how well they are ordered" + _judged_share(comp)
-                   # a limit: the depth every configuration reaches, to compare them at
-                   + (f"; --metrics ndcg@{limit},p@{limit} sets them side by side at the "
-                      "depth it reaches" if why and limit else ""))
-    return out
-
-
-def _judged_share(comp: Comparison) -> str:
-    """For length_notes: judged@k is a share of what a list returned (min(k, returned)), so a
-    longer list of unjudged results reads lower though nothing it had before left (review
-    rv3, F3: judged@10 "worse, p 0.002" for limit 5 → 10)."""
-    judged = [r.metric for r in comp.rows if r.metric.startswith("judged@")]
-    if not judged:
-        return ""
-    return (f"; {_and(judged)} {'is a share' if len(judged) == 1 else 'are shares'} of what "
-            "each returned, so unjudged results in the longer lists lower "
-            f"{'it' if len(judged) == 1 else 'them'}")
-
-
-def _fewer(comp: Comparison, j: int) -> NDArray[np.bool_]:
-    """bool per counted query: configuration j returns fewer results there than another."""
-    own = comp.lengths(j)
-    fewer = np.zeros(len(own), bool)
-    for c in range(len(comp.configs)):
-        if c != j:
-            fewer |= own < comp.lengths(c)
-    return fewer
-
-
-def _shortest_cut(comp: Comparison, j: int) -> int:
-    """The shortest of configuration j's lists where another returns more."""
-    fewer = _fewer(comp, j)
-    return int(comp.lengths(j)[fewer].min()) if fewer.any() else 0
-
-
-def _on_queries(comp: Comparison, n: int) -> str:
-    """"7 of the 25 queries", in the data's own words."""
-    _, queries = nouns(comp)
-    total = int(comp.counted.sum())
-    noun = queries if total != 1 else singular(queries)
-    if n == total and total > 1:  # "21 of the 21 queries" (dr2 7)
-        return f"every one of the {total:,} {noun}"
-    return f"{n:,} of the {total:,} {noun}"
-
-
-def _fewer_note(comp: Comparison, j: int) -> str:
-    """length_notes' sentence for configuration j where its longest list is as long as any
-    other's but it returns fewer results than another on some queries (a min score cuts
-    some lists, not the longest): "" where it never does, or no metric reaches past it."""
-    own = comp.lengths(j)
-    others = [c for c in range(len(comp.configs)) if c != j]
-    fewer = _fewer(comp, j)
-    if not fewer.any():
-        return ""
-    metrics = _cut_metrics(comp, int(own[fewer].min()))
-    if not metrics:
-        return ""
-    name = comp.configs[j].name
-    longer = [comp.configs[c].name for c in others if (comp.lengths(c) > own).any()]
-    depths = _by_depth(comp, j, metrics)
-    return (f"{name} returns fewer results than {_and(longer)} on "
-            f"{_on_queries(comp, int(fewer.sum()))}, though its longest list is as long "
-            f"({int(own.max(initial=0)):,})"
-            + (f"; of those lists, {depths}: each metric of {name} counts only what it "
-               "returned where its list is shorter than its depth" if depths else
-               f": the {_and(metrics)} of {name} count only what it returned there")
-            + ", so a difference there is partly how many results are returned, not how "
-            "well they are ordered")
-
-
 def untested_text(comp: Comparison, i: int, *, to_ship: bool = False) -> str:
     """A sentence naming the changes of configuration i that no score here can move with
     ("" for none): a comparison of eval cases that each set their own top K says nothing of
@@ -622,43 +408,6 @@ def _shorter_lists(comp: Comparison, i: int) -> str:
         return ""
     return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
         "under Metrics)."
-
-
-def _lengths_text(comp: Comparison, i: int, cutoff: int | None = None) -> str:
-    """How the lengths of configuration i's lists and the first's differ, query by query:
-    which returns fewer results on how many queries (and on how many nothing), and the
-    longest list of each where those differ and the shorter is below `cutoff`, the
-    headline's depth (11 results against 16 is no difference to a metric at 10)."""
-    first, name = comp.configs[0].name, comp.configs[i].name
-    la, lb = comp.lengths(0), comp.lengths(i)
-    fewer_first, fewer_i = int((la < lb).sum()), int((lb < la).sum())
-    if fewer_first and fewer_i:
-        return (f"{first} returns fewer results on {_on_queries(comp, fewer_first)}, "
-                f"{name} on {fewer_i:,}")
-    shorter, longer, fewer = ((first, name, fewer_first) if fewer_first
-                              else (name, first, fewer_i))
-    a, b = int(la.max(initial=0)), int(lb.max(initial=0))
-    short, long_ = (la, lb) if fewer_first else (lb, la)
-    emptied = int(((short == 0) & (long_ > 0)).sum())
-    # the queries both return nothing on: the total empty is said, not only those it emptied
-    # ("nothing on 6 of them" had read as 6 empty where 10 of 25 were, 4 already)
-    both = int(((short == 0) & (long_ == 0)).sum())
-    most = ("" if a == b or (cutoff is not None and min(a, b) >= cutoff) else
-            f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})")
-    if emptied == fewer:  # "fewer results on 1 … and nothing on 1 of them"
-        if both:
-            return (f"{shorter} returns nothing on {_on_queries(comp, fewer + both)}: "
-                    f"{longer} returns some on {fewer:,} of them, nothing on the other "
-                    f"{both:,}")
-        return f"{shorter} returns nothing on {_on_queries(comp, fewer)}, {longer} some"
-    total = int(comp.counted.sum())
-    none = ("" if not emptied and not both else
-            f" and nothing on {emptied:,} of them" if not both else
-            f" and nothing on {both:,} of the {total:,} (nor does {longer})"
-            if not emptied else
-            f" and nothing on {emptied + both:,} of the {total:,} ({emptied:,} newly, "
-            f"{both:,} already empty under {longer})")
-    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{most}{none}"
 
 
 def relevant_left_out(comp: Comparison, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -716,15 +465,6 @@ def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
             f"{_lengths_text(comp, i, _cutoff(metric))}; so the difference is how many "
             "results are returned, not a better ranking — more results also mean more to "
             "read or inject")
-
-
-def _cutoff(metric: str) -> int | None:
-    from workbench.core.metrics.measures import parse_metric
-
-    try:
-        return parse_metric(metric)[1]
-    except ValueError:
-        return None
 
 
 def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
