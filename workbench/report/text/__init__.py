@@ -57,6 +57,7 @@ from workbench.report.text.compared import (
     subject,
     trained_pair,
 )
+from workbench.report.text.cuts import _cut_cost, _cut_verdict, _shorter_lists, relevant_left_out
 from workbench.report.text.headline import (
     PerQuery,
     chart_metric,
@@ -64,7 +65,8 @@ from workbench.report.text.headline import (
     per_query,
     tied_gain,
 )
-from workbench.report.text.lengths import _cutoff, _lengths_text, length_notes
+from workbench.report.text.held_out import _has_held_out, held_out_estimate, held_out_verdict
+from workbench.report.text.lengths import _lengths_text, length_notes
 from workbench.report.text.markup import (
     FLAG,
     _md_table,
@@ -401,112 +403,6 @@ def untested_text(comp: Comparison, i: int, *, to_ship: bool = False) -> str:
             f"comparison says nothing about {'it' if one else 'them'}.")
 
 
-def _shorter_lists(comp: Comparison, i: int) -> str:
-    """A sentence where configuration i and the first stop their lists at different lengths
-    but also rank differently: the difference mixes the two ("" otherwise)."""
-    if not comp.cut_short(i) or comp.same_order(i):
-        return ""
-    return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
-        "under Metrics)."
-
-
-def relevant_left_out(comp: Comparison, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Where configuration i and the first rank alike and stop at different lengths: the
-    judged relevant documents the longer list of a query holds past the shorter's end, as
-    ((documents, queries) configuration i leaves out and the first returns, (documents,
-    queries) the first leaves out and i returns). A min score that drops them is a loss of
-    recall, not only a shorter list."""
-    qrels = comp.dataset.qrels or {}
-    ids, qids = comp.dataset.corpus.ids, comp.dataset.queries.ids
-    a, b = comp.results[0].ranking, comp.results[i].ranking
-    lost = [[0, 0], [0, 0]]
-    for q in np.flatnonzero(comp.counted):
-        judged = qrels.get(qids[q]) or {}
-        na, nb = int(a.count[q]), int(b.count[q])
-        if na == nb or not judged:
-            continue
-        side, longer, start, stop = (0, a, nb, na) if na > nb else (1, b, na, nb)
-        n = sum(judged.get(ids[int(d)], 0) > 0 for d in longer.docs[q, start:stop])
-        if n:
-            lost[side][0] += n
-            lost[side][1] += 1
-    return (lost[0][0], lost[0][1]), (lost[1][0], lost[1][1])
-
-
-def _recall_metric(comp: Comparison, headline: str) -> MetricRow | None:
-    """The metric row that counts relevant documents found deepest (r@100 before r@10), to
-    show what a cut costs; None without one, or where it is the headline itself."""
-    from workbench.core.metrics.measures import parse_metric
-
-    best: tuple[int, MetricRow] | None = None
-    for r in comp.rows:
-        try:
-            kind, cut = parse_metric(r.metric)
-        except ValueError:
-            continue
-        if kind != "r" or r.metric == headline:
-            continue
-        depth = cut if cut is not None else 1 << 30
-        if best is None or depth > best[0]:
-            best = depth, r
-    return None if best is None else best[1]
-
-
-def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
-    """In short's verdict where configuration i and the first rank every query alike, differ
-    only in how many results they return, and neither leaves out a judged relevant document
-    the other returns (None otherwise): more results then find nothing more, and the
-    difference is a choice of length (and of cost: more to read or inject), not a better
-    ranking. Where relevant documents are left out, `_cut_cost` says what that costs."""
-    if not comp.cut_short(i) or not comp.same_order(i) or any(
-            n for n, _ in relevant_left_out(comp, i)):
-        return None
-    return (f"the same order on every query, and only the lengths differ: "
-            f"{_lengths_text(comp, i, _cutoff(metric))}; so the difference is how many "
-            "results are returned, not a better ranking — more results also mean more to "
-            "read or inject")
-
-
-def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
-    """A sentence where configuration i and the first rank alike, stop at different lengths,
-    and the shorter lists leave out judged relevant documents the longer ones return: how
-    many, and the recall that costs ("" otherwise). A min score of 0.3 that lost 45% of
-    the relevant notes (r@100 −0.33, p < 0.001) had read "the difference is how many
-    results are returned, not a better ranking", and its Δs went uncoloured. With it, the
-    recall metric it names ("" for none), which the sentence on other metrics leaves out."""
-    if not comp.cut_short(i) or not comp.same_order(i):
-        return "", ""
-    (by_i, q_i), (by_first, q_first) = relevant_left_out(comp, i)
-    if not by_i and not by_first:
-        return "", ""
-    first, name = comp.configs[0].name, comp.configs[i].name
-    docs, queries = nouns(comp)
-
-    def left(who: str, other: str, n: int, q: int) -> str:
-        return (f"{who} leaves out {n:,} judged relevant {docs if n != 1 else singular(docs)} "
-                f"that {other} returns, on {q:,} {queries if q != 1 else singular(queries)}")
-
-    lost = ", while ".join([t for t in (left(name, first, by_i, q_i) if by_i else "",
-                             left(first, name, by_first, q_first) if by_first else "") if t])
-    la, lb = comp.lengths(0), comp.lengths(i)
-    if not ((la < lb).any() and (lb < la).any()):  # one side is shorter: the sentence's subject
-        lost = lost.removeprefix(f"{name if by_i else first} ")
-    recall = _recall_metric(comp, metric)
-    cost = ""
-    if recall is not None:
-        p = recall.p_values[i]
-        a, b, delta = pair_texts(recall.means[0], recall.means[i], recall.deltas[i])
-        cost = (f" ({recall.metric} {a} → {b}, {delta}"
-                + ("" if p is None or trained_pair(comp, i) else f", p {p_text(p)}") + ")")
-    what = ("the loss comes from the cut, not from a change of order" if not by_first else
-            "the gain comes from the longer lists, not from a better order, and more results "
-            "also mean more to read or inject" if not by_i
-            else "the difference comes from where each stops, not from a change of order")
-    return (f" The two rank in the same order where both return results, but "
-            f"{_lengths_text(comp, i, _cutoff(metric))}, and so {lost}{cost}: {what}.",
-            recall.metric if recall is not None else "")
-
-
 def figure_summary(comp: Comparison, i: int) -> str:
     """In short's sentence of what configuration i returns against the first (" Per query:
     results 0.95 → 0.71 (p 0.062), empty 33.3% → 42.9%, injected tokens 33.8 → 24.5."),
@@ -798,46 +694,6 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
     return (f"Best on {metric}: {a} ({high}), ahead of the runner-up {b} ({low}) by "
             f"{by.lstrip('+')}, "
             f"{better} {nouns(comp)[1]} better and {worse} worse (p {p_text(p)}): {verdict}.")
-
-
-def _has_held_out(tuned: Any) -> bool:
-    """Whether a `[tuned]` record carries held-out figures (tune --folds 0 keeps none)."""
-    return bool(getattr(tuned, "held_n", 0)) and not math.isnan(getattr(tuned, "held_tuned",
-                                                                         math.nan))
-
-
-def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
-    """The held-out figures tune recorded for configuration `name` on `metric`, in words ("" for
-    none, or another metric's): what a reader of its training scores should believe."""
-    t = comp.tuned.get(name)
-    if t is None or not t.held_n or t.metric != metric or math.isnan(t.held_default) \
-            or math.isnan(t.held_tuned):
-        return ""
-    p = "" if math.isnan(t.p_value) else f", p {p_text(t.p_value)}"
-    before, after, delta = pair_texts(t.held_default, t.held_tuned)
-    figures = f"{before} → {after} ({delta}{p})"
-    if t.kfold:  # the procedure was tested, each fold's own values: not this file's
-        # (review rv3, F9: "cran_tuned's ndcg@10 … 0.3714" of a file that is the defaults)
-        return (f"on {t.held_n:,} held-out {nouns(comp)[1]}, tuning this way (k-fold: each "
-                f"{singular(nouns(comp)[1])} scored by the values its own fold tuned, not by "
-                f"{name}'s) against the starting values scored {metric} {figures}")
-    return (f"on {t.held_n:,} held-out {nouns(comp)[1]}, tune measured {name}'s {metric} "
-            f"against its own starting values: {figures}")
-
-
-def held_out_verdict(comp: Comparison, name: str, metric: str) -> str:
-    """What tune's held-out test of configuration `name` on `metric` says, in the words an
-    ordinary comparison uses ("" without a p): "no clear difference held out: it may be
-    chance", "better held out, beyond chance"."""
-    t = comp.tuned.get(name)
-    if t is None or not t.held_n or t.metric != metric or math.isnan(t.p_value) \
-            or math.isnan(t.held_tuned) or math.isnan(t.held_default):
-        return ""
-    gain = t.held_tuned - t.held_default
-    better = gain > 0 if higher_is_better(metric) else gain < 0
-    if t.p_value < 0.05:
-        return f"{'better' if better else 'worse'} held out, beyond chance"
-    return "no clear difference held out: it may be chance"
 
 
 def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
