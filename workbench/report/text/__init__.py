@@ -5,18 +5,16 @@ configuration, and the documents that moved most with their explain diff."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 from workbench.core.comparison import (
     Comparison,
-    MetricRow,
     higher_is_better,
 )
 from workbench.core.params import value_text as param_value
+from workbench.report.text.agreement import AGREEMENT_NOTE, agreement_summary, agreement_table
+from workbench.report.text.best import _not_among_pairs, best_line
 from workbench.report.text.caps import (
     SELECTION_GATES,
     cap_note,
@@ -66,7 +64,7 @@ from workbench.report.text.headline import (
     tied_gain,
 )
 from workbench.report.text.held_out import _has_held_out, held_out_estimate, held_out_verdict
-from workbench.report.text.lengths import _lengths_text, length_notes
+from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import (
     FLAG,
     _md_table,
@@ -109,69 +107,6 @@ from workbench.report.text.tables import (
     moved_text,
     params_table,
 )
-
-
-def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
-    """How alike each configuration's top k is to the first's, over the queries the metrics
-    count (every query without judgments): a column per configuration after the first."""
-    docs, queries = nouns(comp)
-    found = [comp.agreement(i, k) for i in range(1, len(comp.configs))]
-    header = [f"top {k} against {comp.configs[0].name}",
-              *(shown_name(comp, c.name) for c in comp.configs[1:])]
-    rows = [[f"{docs} shared (mean)", *(_share(a.mean_overlap) for a in found)],
-            [f"{queries}: same order", *(f"{a.same_order:,} of {a.queries:,}" for a in found)],
-            [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
-    if any(a.empty for a in found):  # no agreement to speak of where neither ranks anything
-        rows.append([f"{queries}: neither ranks any", *(f"{a.empty:,}" for a in found)])
-    if any(a.one_empty for a in found):  # over the shorter list: that one is empty
-        rows.append([f"{queries}: only one ranks any", *(f"{a.one_empty:,}" for a in found)])
-    if any(comp.stops_only(i) for i in range(1, len(comp.configs))):
-        rows.append(["compared over", *(
-            "the shorter list (the order is the same; one stops sooner)" if comp.stops_only(i)
-            else f"the top {k}" for i in range(1, len(comp.configs)))])
-    return header, rows
-
-
-AGREEMENT_NOTE = ("{docs} shared: the share of a query's top {k} that the two lists have "
-                  "in common (of the longer list, or where they are compared over the "
-                  "shorter list, of that), averaged over the {queries}; same order: the same "
-                  "{docs} in the same order; same first: the same one at rank 1; {queries} "
-                  "for which neither ranks anything are counted apart, and so, where the "
-                  "lists are compared over the shorter one, are those for which only one "
-                  "does (its empty list leaves nothing to compare). They need no judgment "
-                  "and say how much changes, not whether it is better.")
-
-
-def _share(x: float) -> str:
-    return "–" if np.isnan(x) else f"{x:.0%}"
-
-
-def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
-    """Configuration i against the first in a sentence or two, by how alike its top k is.
-    Where the two rank alike and one only stops sooner, that is what is said, with how
-    many lists are shorter and how many empty (the agreement over the shorter lists is then
-    100% by construction); where nothing is judged, said once at the end. (Three brackets
-    in a row had said it, after "shares 100%", and the lists cut short went unsaid.)"""
-    a = comp.agreement(i, k)
-    docs, queries = nouns(comp)
-    name, first = comp.configs[i].name, comp.configs[0].name
-    judged = ("" if has_judgments(comp) else
-              " No judgments: whether better or worse is not measured.")
-    neither = (f"neither ranks anything for {a.empty:,} "
-               f"{queries if a.empty != 1 else singular(queries)}" if a.empty else "")
-    lengths = _lengths_text(comp, i, k) if comp.stops_only(i) or comp.cut_short(i) else ""
-    # the queries neither ranks anything for are counted there, where one list is empty on
-    # every query the other's is shorter (said twice in the general case, dr2 7)
-    said = any(t in lengths for t in ("nothing on the other", "already empty", "(nor does "))
-    if comp.stops_only(i):
-        return (f"{name} against {first}: the same order wherever both rank anything, and "
-                f"only the lengths differ: {lengths}"
-                + (f"; {neither}" if neither and not said else "") + "." + judged)
-    return (f"{name} against {first}: its top {k} shares {_share(a.mean_overlap)} of the "
-            f"{docs} on average; {a.same_order:,} of {a.queries:,} {queries} keep the same "
-            f"order, {a.same_first:,} the same first {singular(docs)}"
-            + (f"; {neither}, set aside" if neither and not said else "") + "."
-            + (f" The lengths differ too: {lengths}." if comp.cut_short(i) else "") + judged)
 
 
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -615,85 +550,11 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     return out + ([best] if best else [])
 
 
-def _not_among_pairs(comp: Comparison, i: int, metric: str, verdict: str) -> str:
-    """Where In short calls configuration i different from the first beyond chance and Every
-    pair, adjusting for every pair, does not (review dr1, 4: the two had given one test
-    opposite verdicts in one report): that, with the adjusted p; "" otherwise."""
-    if not verdict.endswith("beyond chance"):
-        return ""
-    from workbench.report.pairs import pairs
-
-    found = pairs(comp)
-    pair = next((f for f in found.found if (f.a, f.b) == (0, i) and f.metric == metric
-                 and f.adjusted is not None), None)
-    if pair is None or pair.adjusted is None or pair.adjusted < 0.05:
-        return ""
-    return (f" as a single test, but not after Holm's adjustment for the "
-            f"{len(found.tested)} pairs (Holm p {p_text(pair.adjusted)}, Every pair)")
-
-
 def _alone_text(s_row: Sequence[Any]) -> str:
     """"0.7003 (−0.0042": a shipped row's mean and its Δ against the first's, to decimals at
     which the first's mean as Settings to ship shows it agrees (`row_digits`)."""
     _, alone, delta = pair_texts(s_row[1], s_row[3], s_row[4])
     return f"{alone} ({delta}"
-
-
-def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
-    """With three or more configurations, the one that scores best on `metric` against the
-    runner-up where neither is the first (each line above sets one against the first only,
-    so "dense or the tuned hybrid?" had needed a second run): their difference, and the
-    paired test between the two, over the queries counted. "" with fewer, where the first
-    is one of the two, or where any figure is a training score (no test to give)."""
-    from workbench.core.metrics.significance import paired_test
-
-    n = len(comp.configs)
-    if n < 3 or comp.training or any(math.isnan(x) for x in row.means):
-        return ""
-    up = higher_is_better(metric)
-    order = sorted(range(n), key=lambda j: -row.means[j] if up else row.means[j])
-    best, second = order[0], order[1]
-    if 0 in (best, second):  # the line above sets these two against each other already
-        return ""
-    a, b = comp.configs[best].name, comp.configs[second].name
-    if abs(row.means[best] - row.means[second]) <= 1e-12:
-        tied = [comp.configs[j].name for j in order
-                if abs(row.means[j] - row.means[best]) <= 1e-12]  # every one, not two of three
-        return f"Best on {metric}: {_and(tied)}, tied ({mean_text(row.means[best])})."
-    mask = comp.counted
-    test = paired_test(comp.results[second].per_query[metric][mask],
-                       comp.results[best].per_query[metric][mask])
-    better, worse = (test.improved, test.worsened) if up else (test.worsened, test.improved)
-    p = test.p_value
-    changed = better + worse
-    weak = weak_p(comp, p)  # by the rule the table's p-values are read with
-    from workbench.report.pairs import pairs
-
-    # the two were picked after their means were seen: the verdict is Every pair's, adjusted
-    # for every pair (it had called a p of 0.029 beyond chance there while Every pair, a
-    # section below, called no pair different)
-    found = pairs(comp)
-    pair = next((f for f in found.found if {f.a, f.b} == {best, second}
-                 and f.metric == metric and f.tested), None)
-    if pair is not None and pair.adjusted is not None:
-        m = len(found.tested)
-        verdict = (f"a difference beyond chance among the {m} pairs (Holm p "
-                   f"{p_text(pair.adjusted)}, Every pair)" if pair.beyond_chance else
-                   f"p below 0.05 as a single test, but not among the {m} pairs (Holm p "
-                   f"{p_text(pair.adjusted)}, Every pair): it may be chance" if p < 0.05 else
-                   f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
-                   "apart" if changed <= 5 else
-                   "no clear difference between the two: it may be chance")
-    else:
-        verdict = ("a difference beyond chance" if p < 0.05 and not weak else
-                   f"p below 0.05, but {weak}" if p < 0.05 else
-                   f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
-                   "apart" if changed <= 5 else
-                   "no clear difference between the two: it may be chance")
-    low, high, by = pair_texts(row.means[second], row.means[best])
-    return (f"Best on {metric}: {a} ({high}), ahead of the runner-up {b} ({low}) by "
-            f"{by.lstrip('+')}, "
-            f"{better} {nouns(comp)[1]} better and {worse} worse (p {p_text(p)}): {verdict}.")
 
 
 def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
