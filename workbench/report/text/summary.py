@@ -1,0 +1,284 @@
+"""In short: the comparison in a few sentences for a reader who will not read the
+tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from workbench.core.comparison import (
+    Comparison,
+    higher_is_better,
+)
+from workbench.report.text.agreement import agreement_summary
+from workbench.report.text.best import _not_among_pairs, best_line
+from workbench.report.text.cases import _disagree, case_change, cases_passed
+from workbench.report.text.chance import weak_p
+from workbench.report.text.compared import _and, has_judgments, nouns, singular, trained_pair
+from workbench.report.text.cuts import _cut_cost, _cut_verdict, _shorter_lists
+from workbench.report.text.headline import headline_metric, tied_gain
+from workbench.report.text.held_out import _has_held_out, held_out_estimate, held_out_verdict
+from workbench.report.text.numbers import (
+    figure_digits,
+    figure_text,
+    is_count,
+    mean_text,
+    p_text,
+    pair_texts,
+)
+from workbench.report.text.settings import untested_text
+
+
+def figure_summary(comp: Comparison, i: int) -> str:
+    """In short's sentence of what configuration i returns against the first (" Per query:
+    results 0.95 → 0.71 (p 0.062), empty 33.3% → 42.9%, injected tokens 33.8 → 24.5."),
+    "" without figures (review rv3, F7: the token cost a min score trades was left out)."""
+    said = []
+    for r in comp.figures:
+        if r.deltas[i] == 0 and not r.more[i] and not r.fewer[i]:
+            continue
+        unit = "%" if r.figure == "empty" else ""
+        p = r.p_values[i]
+        digits, _ = figure_digits(r)  # as the table shows them
+        said.append(f"{r.figure.replace('_', ' ')} "
+                    f"{figure_text(r.figure, r.means[0], digits=digits)}{unit} "
+                    f"→ {figure_text(r.figure, r.means[i], digits=digits)}{unit}"
+                    + (f" (p {p_text(p)})" if p is not None and not trained_pair(comp, i)
+                       else ""))
+    if not said:
+        return " It returns the same: " + ", ".join(
+            f"{r.figure.replace('_', ' ')} {figure_text(r.figure, r.means[0])}"
+            for r in comp.figures) + "." if comp.figures else ""
+    _, queries = nouns(comp)
+    return f" What it returns, mean a {singular(queries)}: {'; '.join(said)}."
+
+
+def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
+    """The comparison in a few sentences, for a reader who will not read the tables: per
+    configuration, its headline metric against the first (held out, or training scores),
+    whether the difference is more than chance, and whether its settings ship as they are."""
+    from workbench.core.export import export_params, exporter_ids
+    from workbench.core.shipped import NOT_SCORED, as_shipped
+
+    metric = headline_metric(comp)
+    row = next((r for r in comp.rows if r.metric == metric), None)
+    pairs = {i: headline_metric(comp, i) for i in range(1, len(comp.configs))}
+    if not any(pairs.values()) and not has_judgments(comp):  # no metric: how alike they rank
+        return [agreement_summary(comp, i, k) + figure_summary(comp, i)
+                for i in range(1, len(comp.configs))]
+    if not any(pairs.values()):
+        return []
+    overall = metric, row
+    passed = cases_passed(comp)
+    first = comp.configs[0].name
+    _, queries = nouns(comp)
+    n = int(comp.counted.sum())
+    one = singular(queries)
+    counted = f"{n:,} {queries}" if n != 1 else f"1 {one}"
+    out = []
+    for i in range(1, len(comp.configs)):
+        name = comp.configs[i].name
+        # each pair on the headline both have (codeledger and its preset: their bundles)
+        metric = pairs[i]
+        pair_row = next((r for r in comp.rows if r.metric == metric), None)
+        if pair_row is None:  # no figure both have: how alike they rank
+            out.append(agreement_summary(comp, i, k) + figure_summary(comp, i))
+            continue
+        row = pair_row
+        a, b, delta = pair_texts(row.means[0], row.means[i], row.deltas[i])
+        move = f"{metric} {a} → {b} ({delta})"
+        same_values = comp.same_model(i) and (
+            dict(comp.model_of(i).schema.resolve(comp.configs[i].params))
+            == dict(comp.model_of(0).schema.resolve(comp.configs[0].params)))
+        if trained_pair(comp, i) and same_values:
+            # tune kept the starting values: one configuration, not a slightly worse one
+            estimate = held_out_estimate(comp, name if name in comp.training else first,
+                                         metric)
+            verdict = held_out_verdict(comp, name if name in comp.training else first,
+                                       metric)
+            said = (f"{name} against {first}: the same settings, so the same rankings: tune "
+                    f"found nothing surer than its starting values, and "
+                    f"{name if name in comp.training else first} is them (tune keeps its "
+                    "starting values where no trial's gain over them is sure)"
+                    + (f"; {estimate}" if estimate else "")
+                    + (f": {verdict}." if estimate and verdict else "."))
+        elif trained_pair(comp, i) and not comp.same_model(i):
+            # tune's held-out figures set a model's tuned values against its own starting
+            # values: no verdict between two models ("dense against tea_bm25: no clear
+            # difference held out" had been bm25 against bm25)
+            tuned = [c for c in (first, name) if c in comp.training]
+            said = (f"{name} against {first}: {move} — {_and(tuned)}'s figures are training "
+                    f"scores (tuned on these {queries}), so there is no test between the two "
+                    f"models here; compare them on {queries} neither was tuned on.")
+        elif trained_pair(comp, i):
+            who = "it was" if name in comp.training else f"{first} was"
+            estimate = held_out_estimate(comp, name if name in comp.training else first,
+                                         metric)
+            if estimate:  # the honest figure first, with what it means: a reader may
+                # stop after it (a bare "p 0.844" beside a training "+0.0371" read as a gain)
+                verdict = held_out_verdict(comp, name if name in comp.training else first,
+                                           metric)
+                said = (f"{name} against {first}: {estimate}"
+                        + (f": {verdict}" if verdict else "")
+                        + f". On the {queries} {who} tuned on, {move} — training scores, no "
+                        f"evidence for new {queries}: the held-out figures are the estimate.")
+            else:
+                record = comp.tuned.get(name if name in comp.training else first)
+                estimate_said = ("tune's held-out figures (the note above) are the estimate"
+                                 if record is None or _has_held_out(record) else
+                                 "tune held nothing out, so nothing here estimates what new "
+                                 f"{queries} would see")
+                said = (f"{name} against {first}: {move} on {queries} {who} tuned on — "
+                        f"training scores, no evidence for new ones; {estimate_said}.")
+        elif not row.improved[i] and not row.worsened[i]:
+            changed_here = [n for n, v in comp.differing.items() if v[0] != v[i]]
+            same = ("the settings are identical" if comp.same_model(i) and not changed_here
+                    else "none of its changes can have an effect here"
+                    if comp.same_model(i) and set(changed_here) <= comp.untested(i).keys()
+                    else "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
+                    else "no metric moved")
+            if not comp.same_model(i):  # not "the same settings": another model
+                same = f"another model; {same}"
+            said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
+                    + (f"every one of the {n:,} {queries}" if n != 1 else f"its one {one}")
+                    + f" ({same}).")
+            said += _also_beyond_chance(comp, i, metric)
+        elif not comp.lengths(i).any() or not comp.lengths(0).any():
+            # one returns nothing at all: no order to compare, no cut to blame (a model
+            # that cannot read the data had read "the loss comes from the cut")
+            j = i if not comp.lengths(i).any() else 0
+            empty = comp.configs[j].name
+            said = (f"{name} against {first}: {move}: {empty} returns nothing on any of the "
+                    f"{counted}, so every figure of it is 0 (the notes above say why).")
+        elif (cut := _cut_verdict(comp, i, metric)) is not None:
+            said = (f"{name} against {first}: {move} over {counted}, {row.improved[i]} "
+                    f"better and {row.worsened[i]} worse (p {p_text(row.p_values[i])}), but "
+                    f"{cut}.")
+        else:
+            p = row.p_values[i]
+            better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
+            changed = row.improved[i] + row.worsened[i]
+            weak = weak_p(comp, p)
+            verdict = (f"{'better' if better else 'worse'}: p below 0.05, but {weak}"
+                       if weak else
+                       "better, beyond chance" if p is not None and p < 0.05 and better
+                       else "worse, beyond chance" if p is not None and p < 0.05
+                       # 2^(1 − m): the smallest p a sign-flip test over m changed queries has
+                       else f"too few {queries} changed ({changed}) for any test to tell it "
+                       "from chance" if changed <= 5
+                       else "no clear difference: it may be chance")
+            said = (f"{name} against {first}: {move} over {counted}, "
+                    f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
+                    f"{verdict}{_not_among_pairs(comp, i, metric, verdict)}.")
+            cost, recall = _cut_cost(comp, i, metric)
+            said += cost + _also_beyond_chance(comp, i, metric, recall, weak_said=bool(weak))
+            said += _shorter_lists(comp, i)
+            said += tied_gain(comp, i, metric)
+        said += figure_summary(comp, i)
+        untested = comp.untested(i)
+        said += f" Not exercised: {untested_text(comp, i)}" if untested else ""
+        if passed is not None and trained_pair(comp, i):  # pi-lodestone's own measure
+            total = len(passed[0])
+            said += (f" Cases passing: {sum(passed[0].values())}/{total} → "
+                     f"{sum(passed[i].values())}/{total} (training scores).")
+        elif passed is not None:
+            # the fixture's own test, which `tune` optimises here by default, first; then
+            # the metric, and where the two disagree, why
+            lead = f"{name} against {first}: "
+            cases = case_change(comp, i)
+            if cases and said.startswith(lead):
+                said = (lead + cases + ". " + said[len(lead):]
+                        + _disagree(comp, i, metric, row))
+        model = comp.model_of(i).id
+        if model not in exporter_ids():
+            ship = " Ships as its params TOML (a workbench-only model)."
+        elif model in NOT_SCORED:
+            ship = (" CodeLedger takes only its weights from config.json and ranks with its "
+                    "own closed model: this is the workbench's model, not CodeLedger's.")
+        else:
+            shipped = as_shipped(comp, i)
+            if shipped is None and untested:
+                # a setting these queries never exercised is no result to ship
+                ship = (" Every changed value has a setting, but " + _and(list(untested))
+                        + f" {'was' if len(untested) == 1 else 'were'} not tested here: ship "
+                        + ("it" if len(untested) == 1 else "them")
+                        + " only on other evidence.")
+            elif shipped is None and not export_params(model, comp.configs[i].params).changed:
+                ship = " It is the target system's own defaults: nothing to change to ship it."
+            elif shipped is None:
+                ship = " Its settings ship as they are: every changed value has a setting."
+                values = comp.configs[i].params
+                if model == "hybrid" and values.get("embeddings") == "encoder":
+                    from workbench.core.export import encoder_caveat
+
+                    ship += " But " + encoder_caveat(str(values["embedding_model"])) + "."
+            else:
+                s_row = next((r for r in shipped.rows if r[0] == metric), None)
+                test = ("training scores" if trained_pair(comp, i)
+                        else f"p {p_text(s_row[5])}" if s_row else "")
+                # "values it cannot take": a changed constant with no setting, a value the
+                # target does not have, or its own behaviour turned off (a limit without
+                # obsidian-mcp's early stop, which nobody changed)
+                left = len(shipped.left_out)  # not `n`, the queries' count, used again
+                # none ships: no value it changed has a setting (whatever the first is)
+                nothing = not any(c.setting for c in
+                                  export_params(model, comp.configs[i].params).changed)
+                ship = (f" None of it ships: {shipped.target} cannot take "
+                        + ("the value" if left == 1 else f"any of the {left} values")
+                        + f" it changed, so as shipped it runs {shipped.target}'s own "
+                        "settings: what it measured needs a change to the source — see "
+                        "Settings to ship."
+                        if nothing else
+                        f" Only part of it ships: {left} of the values it was measured with "
+                        f"{shipped.target} cannot take"
+                        + (f"; the settings alone score {metric} "
+                           f"{_alone_text(s_row)} against {first}, {test})"
+                           if s_row else "") + " — see Settings to ship.")
+        # nothing to ship where it returns nothing ("its settings ship as they are")
+        out.append(said + (ship if comp.lengths(i).any() else ""))
+    metric, overall_row = overall
+    best = best_line(comp, metric, overall_row) if overall_row is not None else ""
+    return out + ([best] if best else [])
+
+
+def _alone_text(s_row: Sequence[Any]) -> str:
+    """"0.7003 (−0.0042": a shipped row's mean and its Δ against the first's, to decimals at
+    which the first's mean as Settings to ship shows it agrees (`row_digits`)."""
+    _, alone, delta = pair_texts(s_row[1], s_row[3], s_row[4])
+    return f"{alone} ({delta}"
+
+
+def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
+    return any(r.improved[i] + r.worsened[i] > 0 for r in comp.rows if r.metric != metric)
+
+
+def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "", *,
+                        weak_said: bool = False) -> str:
+    """The other metrics whose difference is beyond chance, in a sentence ("" for none): a
+    headline with no clear difference hid an r@100 that fell with p 0.006; a bundle's files
+    or tokens are said as fewer or more. `said_too`: a metric the sentence before named;
+    `weak_said`: the sentence before said why a p under 0.05 is weak evidence here."""
+    said: list[str] = []
+    weak: list[str] = []  # below 0.05 only, among many tests (`weak_p`)
+    for r in comp.rows:
+        p = r.p_values[i]
+        if r.metric in (metric, said_too) or r.metric.startswith("judged@") or p is None \
+                or p >= 0.05:
+            continue
+        into = weak if weak_p(comp, p) else said
+        if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
+            # token saving beyond chance went unsaid beside an unchanged recall)
+            a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i], count=True)
+            into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
+                        f"{'fewer' if r.deltas[i] < 0 else 'more'})")
+            continue
+        better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
+        a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i])
+        into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
+                    f"{'better' if better else 'worse'})")
+    out = f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
+    if weak:
+        out += (f" Below 0.05 on {'other metrics' if not said else 'others'}, "
+                + ("as weak evidence" if weak_said else
+                   f"but {weak_p(comp, 0.0, always=True)}") + f": {'; '.join(weak)}.")
+    return out
