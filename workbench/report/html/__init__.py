@@ -45,6 +45,8 @@ from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
+from workbench.report.html.cells import _g, _minus, _sign_class, _table
+from workbench.report.html.style import CSS
 from workbench.report.pairs import Pairs, pair_note, pair_summary, pair_table, pairs
 from workbench.report.text import (
     AGREEMENT_NOTE,
@@ -97,74 +99,6 @@ from workbench.report.text import (
 # compared configurations a metric table holds (five columns each) before it is split
 METRIC_TABLE_CONFIGS = 2
 
-CSS = """
-:root{--up:#1a7f37;--down:#cf222e;--flat:#8c959f;--line:#d0d7de;--muted:#57606a;
---rel:#1f6feb;--nonrel:#bf8700}
-*{box-sizing:border-box}
-body{margin:0;color:#1f2328;background:#fff;font:14px/1.45 system-ui,-apple-system,"Segoe UI",
-Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif}
-main{max-width:1060px;margin:0 auto;padding:0 20px 40px}
-header{border-bottom:1px solid var(--line);padding:18px 0 10px;margin-bottom:8px}
-header h1{font-size:22px;margin:0 0 4px}
-header p{margin:0;color:var(--muted)}
-nav{margin-top:8px;font-size:13px}
-nav a{color:var(--rel);text-decoration:none;margin-right:14px}
-h2{font-size:18px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line)}
-h3{font-size:15px;margin:18px 0 6px}
-h4{font-size:14px;margin:14px 0 4px}
-h1,h2,h3,h4,th,dd,figcaption{overflow-wrap:anywhere}
-table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
-th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
-th{background:#f6f8fa;font-weight:600;text-align:left}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-th.num{white-space:normal}
-th.metric{white-space:nowrap;overflow-wrap:normal}
-th.group{text-align:center;min-width:6em}
-.metrics-table th,.metrics-table td{padding:3px 6px}
-td.up,span.up{color:var(--up);font-weight:600}
-td.down,span.down{color:var(--down);font-weight:600}
-span.weak{color:var(--muted)}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
-dt{color:var(--muted)}
-dd{margin:0}
-.note{color:var(--muted);font-size:12px}
-.wide{overflow-x:auto;max-width:100%}
-.caveat{border-left:3px solid var(--nonrel);background:#fff8c5;padding:6px 10px;margin:8px 0}
-pre{background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;overflow-x:auto;
-font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
-code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
-figure{margin:8px 0 14px}
-figcaption{font-size:12px;color:var(--muted)}
-.charts{display:flex;flex-wrap:wrap;gap:8px 24px}
-.charts figure{flex:0 0 480px;max-width:100%}
-svg.chart{max-width:100%;height:auto;display:block}
-svg .grid{stroke:#eaeef2;stroke-width:1}
-svg .zero{stroke:#57606a;stroke-width:1}
-svg .axis-tick{stroke:#57606a}
-svg .axis{font-size:11px;fill:#57606a}
-svg .up{fill:var(--up)} svg .down{fill:var(--down)} svg .flat{fill:var(--flat)}
-svg .cost{fill:#6e7781}
-svg .rel{fill:var(--rel)} svg .nonrel{fill:var(--nonrel)} svg .all{fill:#6e7781}
-svg .hit{fill:transparent} svg g.bar:hover .hit{fill:rgba(31,35,40,.07)}
-.key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
-.key.rel{background:var(--rel)} .key.nonrel{background:var(--nonrel)} .key.all{background:#6e7781}
-.mover{border:1px solid var(--line);border-radius:6px;padding:6px 12px 8px;margin:8px 0;
-break-inside:avoid}
-.mover p{margin:4px 0}
-.mover .why{font-weight:600}
-.mover table{margin:4px 0}
-.mover .body{display:flex;flex-wrap:wrap;gap:0 18px;align-items:flex-start}
-.mover .signals{flex:none;max-width:100%;overflow-x:auto}
-.mover .zeros{max-width:24em;margin:0 0 4px}
-.mover .doc{flex:1 1 300px;min-width:0;overflow-wrap:anywhere}
-mark{background:#fff1a8;padding:0 1px}
-.mover span.rel{color:var(--up)} .mover span.nonrel{color:var(--down)}
-.mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
-.mover p.text.code{white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}
-@media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
-figure,table{break-inside:avoid}.wide{overflow:visible}.metrics-table{font-size:10px}}
-"""
-
 
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as one self-contained HTML document (see the module docstring)."""
@@ -214,21 +148,6 @@ def _nav(measured: bool, returns: bool = False, every_pair: bool = False) -> str
             + "</nav></header>")
 
 
-# -- what was compared --
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int = 1,
-           css: str = "") -> str:
-    """Plain text cells (escaped here); columns from `numeric_from` on right-aligned."""
-    def cls(j: int) -> str:
-        return ' class="num"' if j >= numeric_from else ""
-
-    head = "".join(f"<th{cls(j)}>{escape(h)}</th>" for j, h in enumerate(header))
-    body = "".join("<tr>" + "".join(f"<td{cls(j)}>{escape(c)}</td>" for j, c in enumerate(r))
-                   + "</tr>" for r in rows)
-    attr = f' class="{css}"' if css else ""
-    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
 def _judged_fact(text: str) -> str:
     """`judged_text` under the heading "judged queries": the count without the word ("25";
     "15 counted, 10 tuned on set aside"), a left-out note after it kept whole."""
@@ -273,7 +192,6 @@ def _compared(comp: Comparison, k: int = 10) -> str:
             f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')
 
 
-# -- what each returns --
 
 def _returns(comp: Comparison) -> str:
     """What each configuration's selection returns (results, empty, injected tokens), as
@@ -284,15 +202,6 @@ def _returns(comp: Comparison) -> str:
     notes = "".join(f'<p class="note">{escape(line)}</p>' for line in figure_notes(comp))
     return (f'<section id="returns"><h2>What each returns</h2>'
             f'<div class="wide">{_table(header, rows)}</div>{notes}</section>')
-
-
-# -- metrics --
-
-def _sign_class(x: float, metric: str = "") -> str:
-    """"up" (better, green) or "down" for a difference of `metric` (fewer files or tokens in a
-    bundle is better)."""
-    better = x if higher_is_better(metric) else -x
-    return "up" if better > 0 else "down" if better < 0 else ""
 
 
 def _moved(row: MetricRow, i: int) -> str:
@@ -433,7 +342,6 @@ def _agreement(comp: Comparison, k: int) -> str:
             f'{_table(header, rows)}<p class="note">{escape(note)}</p></section>')
 
 
-# -- per-query differences --
 
 def _per_query(comp: Comparison, metric: str) -> str:
     out = ['<section id="per-query"><h2>Per-query differences</h2>']
@@ -477,7 +385,6 @@ def _per_query(comp: Comparison, metric: str) -> str:
     return "".join(out)
 
 
-# -- movers --
 
 def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
     """Entered, left and moved within the top k; in each, the judged relevant documents
@@ -522,25 +429,6 @@ def _judged(grade: int | None) -> str:
         return "not judged"
     kind = "relevant" if grade > 0 else "not relevant"
     return f"judged {kind} (grade {grade})"
-
-
-def _minus(text: str) -> str:
-    """A real minus sign, as the window and the movers' sentences print it."""
-    return text.replace("-", "−")
-
-
-def _g(x: float, *, sign: bool = False) -> str:
-    """Four significant digits, no "-0" (a 0 contribution that is a negated 0), a real minus;
-    `sign`: "+" on a positive value, "±0" for none."""
-    x = float(x) + 0.0
-    if abs(x) < 5e-5:  # 1.892e−21 read as a number to weigh: it is a 0 to 4 places
-        x = 0.0
-    text = f"{x:.4g}"
-    if "e" in text:  # 123456 as 1.235e+05, 7.5e−05: written out
-        text = f"{x:.0f}" if abs(x) >= 1 else f"{x:.6f}".rstrip("0")
-    if text.strip("-") == "0":
-        return "±0" if sign else "0"
-    return _minus(f"+{text}" if sign and x > 0 else text)
 
 
 def _total(total: float, scored: bool, gate: str | None = None) -> str:
@@ -697,7 +585,6 @@ def snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 32
     return _marked(text, terms, analyzer)
 
 
-# -- score distributions --
 
 def _grades(comp: Comparison, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """int64 like `docs` (R, k), row r the ranking of query `rows[r]`: each ranked document's
@@ -757,7 +644,6 @@ def _distributions(comp: Comparison, k: int) -> str:
     return "".join(out)
 
 
-# -- settings to ship --
 
 def _settings(comp: Comparison) -> str:
     out = ['<section id="settings"><h2>Settings to ship</h2>']
@@ -824,3 +710,15 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
             + (f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>"
                if export.settings else "")
             + (f"<p>Where they go: {escape(export.where)}.</p>" if export.where else ""))
+
+__all__ = [
+    "CSS",
+    "METRIC_TABLE_CONFIGS",
+    "_g",
+    "_judged_fact",
+    "chart_metric",
+    "code_snippet_html",
+    "difference_interval",
+    "html_report",
+    "snippet_html",
+]
