@@ -26,27 +26,22 @@ from html import escape
 
 import numpy as np
 
-from workbench.core.compare import Mover
 from workbench.core.comparison import (
     Comparison,
     Configuration,
-    CrossMove,
-    MoveExplained,
-    explain_pair,
     higher_is_better,
 )
-from workbench.core.data import display_title
 from workbench.core.export import export_params, exporter_ids, no_setting_text
 from workbench.core.params import value_text as param_value
-from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
-from workbench.report.html.cells import _g, _minus, _sign_class, _table
+from workbench.report.html.cells import _g, _minus, _table
 from workbench.report.html.compared import _agreement, _compared, _judged_fact, _returns
 from workbench.report.html.metrics import METRIC_TABLE_CONFIGS, _metrics, _pairs
+from workbench.report.html.movers import _movers
+from workbench.report.html.snippets import code_snippet_html, snippet_html
 from workbench.report.html.style import CSS
 from workbench.report.pairs import pairs
 from workbench.report.text import (
-    CROSS_MODEL_NOTE,
     MEASURE_TEXT,
     changed_params_toml,
     chart_metric,
@@ -56,7 +51,6 @@ from workbench.report.text import (
     has_judgments,
     headline_metric,
     is_count,
-    judged_first,
     not_recommended,
     nouns,
     per_query,
@@ -156,207 +150,6 @@ def _per_query(comp: Comparison, metric: str) -> str:
                    + "; hover a bar for its query.</figcaption></figure>")
     out.append("</section>")
     return "".join(out)
-
-
-
-def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
-    """Entered, left and moved within the top k; in each, the judged relevant documents
-    first, then the judged not relevant (the moves that changed the metrics), then the
-    unjudged, each by the size of the move."""
-    moved = judged_first(comp, moved)
-    entered = [m for m in moved if m.entered]
-    left = [m for m in moved if m.left]
-    jumps = [m for m in moved if not (m.entered or m.left)]
-    return [("Entered the top {k}", entered[:top]), ("Left the top {k}", left[:top]),
-            ("Biggest jumps within the top {k}", jumps[:top])]
-
-
-def _movers(comp: Comparison, k: int, top: int) -> str:
-    out = [f'<section id="movers"><h2>Documents that moved (top {k})</h2>'
-           '<p class="note">Each document with its contribution per signal under both '
-           "configurations, each signal named as the window's weight sliders name it (hover "
-           "a name for its id). Marked: the words sharing a stem with a query word (the "
-           "workbench's general English analyser, which may differ from the model's "
-           "own).</p>"]
-    analyzer = Analyzer()
-    pool = 2 * k * max(len(comp.dataset.queries), 1)  # every candidate: the union of top ks
-    for i in range(1, len(comp.configs)):
-        out.append(f"<h3>{escape(comp.configs[0].name)} → {escape(comp.configs[i].name)}</h3>")
-        if not comp.same_model(i):
-            out.append(f'<p class="note">{escape(CROSS_MODEL_NOTE.capitalize())}.</p>')
-        moved = comp.movers(i, k=k, top=pool) if top else []
-        if not moved:
-            out.append("<p>No document moved.</p>" if top else "<p>Not asked for.</p>")
-            continue
-        for title, group in _kinds(comp, moved, top):
-            out.append(f"<h4>{escape(title.format(k=k))}</h4>")
-            if not group:
-                out.append('<p class="note">None.</p>')
-            out += [_mover(comp, i, m, analyzer) for m in group]
-    out.append("</section>")
-    return "".join(out)
-
-
-def _judged(grade: int | None) -> str:
-    if grade is None:
-        return "not judged"
-    kind = "relevant" if grade > 0 else "not relevant"
-    return f"judged {kind} (grade {grade})"
-
-
-def _total(total: float, scored: bool, gate: str | None = None) -> str:
-    if not scored:
-        return "not a candidate"
-    return _g(total) + (f" ({escape(gate)} gate)" if gate else "")
-
-
-def _id_title(move: MoveExplained, s: int) -> str:
-    """A tooltip with signal `s`'s id where its shown name differs ("" otherwise)."""
-    name = move.signals[s]
-    return "" if move.label(s) == name else f' title="{escape(name)}"'
-
-
-def _cross_signals(move: CrossMove, a: str, b: str) -> str:
-    """Each side's own signals for a document under two models: one row per signal either
-    scores with ("—" where that side's model has no such signal) and each side's total, no
-    Δ (the two models' scores are on no common scale)."""
-    labels: dict[str, list[str]] = {}
-    for side, (signals, shown, parts) in enumerate((
-            (move.signals_a, move.labels_a, move.contributions_a),
-            (move.signals_b, move.labels_b, move.contributions_b))):
-        for s, label in enumerate(shown[:len(signals)]):
-            cells = labels.setdefault(label, ["—", "—"])
-            cells[side] = _g(float(parts[s]))
-    rows = "".join(f'<tr><td>{escape(label)}</td><td class="num">{ca}</td>'
-                   f'<td class="num">{cb}</td></tr>'
-                   for label, (ca, cb) in labels.items() if ca not in ("—", "0")
-                   or cb not in ("—", "0"))
-    rows += (f'<tr><th>total</th><td class="num">'
-             f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
-             f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td></tr>')
-    return (f'<div class="signals"><table><thead><tr><th>signal</th>'
-            f'<th class="num">{escape(a)}</th><th class="num">{escape(b)}</th></tr></thead>'
-            f"<tbody>{rows}</tbody></table>"
-            "</div>")
-
-
-def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
-    move = explain_pair(comp, i, m.query, m.doc)
-    a, b = comp.configs[0].name, comp.configs[i].name
-    if isinstance(move, CrossMove):
-        return _mover_card(comp, move, _cross_signals(move, a, b), analyzer)
-    # each signal by its slider's name, as the window's explain table says it; the id, which
-    # the CLI's tables and the parameters' names use, in a tooltip
-    both = list(zip(range(len(move.signals)), move.contributions_a.tolist(),
-                    move.contributions_b.tolist(), strict=True))
-    shown = [(s, ca, cb) for s, ca, cb in both if ca != 0 or cb != 0]
-    rows = "".join(
-        f'<tr><td{_id_title(move, s)}>{escape(move.label(s))}</td>'
-        f'<td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
-        f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
-        for s, ca, cb in shown)
-    zeros = ""
-    if len(shown) < len(both):  # a codeledger table was mostly "0 0 ±0"
-        zero = [move.label(s) for s, ca, cb in both if ca == 0 and cb == 0]
-        # under the table, not a row of it: a row as wide as the list pushed the card's
-        # document column off the page
-        zeros = f'<p class="note zeros">0 on both sides: {escape(", ".join(zero))}</p>'
-
-    rows += (f'<tr><th>total</th><td class="num">'
-             f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
-             f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td>'
-             f'<td class="num {_sign_class(move.total_b - move.total_a)}">'
-             f"{_g(move.total_b - move.total_a, sign=True)}</td></tr>")
-    signals = (f'<div class="signals"><table><thead><tr><th>signal</th>'
-               f'<th class="num">{escape(a)}</th>'
-               f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'
-               f"<tbody>{rows}</tbody></table>{zeros}</div>")
-    return _mover_card(comp, move, signals, analyzer)
-
-
-def _mover_card(comp: Comparison, move: MoveExplained | CrossMove, signals: str,
-                analyzer: Analyzer) -> str:
-    """One mover: its query, the sentence, the signals table and the document."""
-    query, doc = comp.dataset.queries[move.query], comp.dataset.corpus[move.doc]
-    terms = set(analyzer.tokens(query.text))
-    grade = (comp.dataset.qrels or {}).get(query.id, {}).get(doc.id)
-    judged = "rel" if grade is not None and grade > 0 else "nonrel" if grade == 0 else "unj"
-    title = display_title(comp.dataset.corpus, doc)  # an OpenVault memory: type and line
-    return (f'<div class="mover"><p><code>{escape(query.id)}</code> '
-            f"“{escape(' '.join(query.text.split()))}”</p>"
-            f'<p class="why">{escape(move.sentence())}</p><div class="body">{signals}'
-            f'<div class="doc"><p><code>{escape(doc.id)}</code> '
-            + (f"<strong>{_marked(' '.join(title.split()), terms, analyzer)}</strong> "
-               if title and title != doc.id else "")  # a file's title is its path: said once
-            + "· "
-            f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
-            + (f'<p class="text code">{code_snippet_html(doc.text, terms, analyzer)}</p>'
-               if any(m.startswith("codeledger") for m in comp.model_ids) else
-               f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p>')
-            + "</div></div></div>")
-
-
-def _hits(text: str, terms: set[str], analyzer: Analyzer) -> list[tuple[int, int]]:
-    """(start, end) of the words of `text` whose analysed form is one of `terms`."""
-    out = []
-    for w in WORD_RE.finditer(text):
-        tokens = analyzer.tokens(w.group())
-        if tokens and tokens[0] in terms:
-            out.append(w.span())
-    return out
-
-
-def _marked(text: str, terms: set[str], analyzer: Analyzer) -> str:
-    """`text` escaped, its query-term words in <mark>."""
-    out, at = [], 0
-    for start, end in _hits(text, terms, analyzer):
-        out += [escape(text[at:start]), f"<mark>{escape(text[start:end])}</mark>"]
-        at = end
-    out.append(escape(text[at:]))
-    return "".join(out)
-
-
-def code_snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 480,
-                      most: int = 14) -> str:
-    """A file's lines around its first line with a query term (from two lines before it), as
-    many as fit in `width` characters and `most` lines, escaped, the terms in <mark>, '…'
-    where cut: code flattened onto one line read as prose."""
-    lines = text.splitlines()
-    first = next((i for i, line in enumerate(lines) if _hits(line, terms, analyzer)), 0)
-    start = max(0, first - 2)
-    shown: list[str] = []
-    used = 0
-    for line in lines[start:start + most]:
-        line = line.rstrip()
-        if used + len(line) > width and shown:
-            break
-        shown.append(_marked(line[:width], terms, analyzer))
-        used += len(line) + 1
-    end = start + len(shown)
-    return (("…\n" if start else "") + "\n".join(shown)
-            + ("\n…" if end < len(lines) else ""))
-
-
-def snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 320) -> str:
-    """At most `width` characters of `text` (whitespace collapsed) around where the query
-    terms (`terms`: analysed tokens) are densest, escaped, the terms in <mark>, '…' where
-    cut."""
-    text = " ".join(text.split())
-    if len(text) > width:
-        starts = [s for s, _ in _hits(text, terms, analyzer)]
-        best = 0
-        if starts:
-            counts = [sum(1 for t in starts if s <= t < s + width - 40) for s in starts]
-            best = max(0, starts[counts.index(max(counts))] - 40)
-            space = text.rfind(" ", 0, best + 1)
-            best = space + 1 if best and space >= 0 else best
-        end = min(len(text), best + width)
-        cut = text.rfind(" ", best, end) if end < len(text) else end
-        end = cut if cut > best else end
-        return (("…" if best else "") + _marked(text[best:end], terms, analyzer)
-                + ("…" if end < len(text) else ""))
-    return _marked(text, terms, analyzer)
-
 
 
 def _grades(comp: Comparison, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
