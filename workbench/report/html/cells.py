@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from workbench.core.comparison import (
-    higher_is_better,
-)
+from workbench.core.comparison import higher_is_better
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int = 1,

@@ -7,10 +7,7 @@ from html import escape
 
 import numpy as np
 
-from workbench.core.comparison import (
-    Comparison,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report import svg
 from workbench.report.html.cells import _minus
 from workbench.report.text import (

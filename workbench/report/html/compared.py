@@ -8,9 +8,7 @@ from datetime import UTC, datetime
 from html import escape
 
 import workbench
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.report.html.cells import _table
 from workbench.report.text import (
     AGREEMENT_NOTE,

@@ -7,10 +7,7 @@ from html import escape
 
 import numpy as np
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-)
+from workbench.core.comparison import Comparison, MetricRow
 from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.report.html.cells import _minus, _sign_class
 from workbench.report.pairs import Pairs, pair_note, pair_summary, pair_table

@@ -6,20 +6,12 @@ from __future__ import annotations
 from html import escape
 
 from workbench.core.compare import Mover
-from workbench.core.comparison import (
-    Comparison,
-    CrossMove,
-    MoveExplained,
-    explain_pair,
-)
+from workbench.core.comparison import Comparison, CrossMove, MoveExplained, explain_pair
 from workbench.core.data import display_title
 from workbench.core.text import Analyzer
 from workbench.report.html.cells import _g, _sign_class
 from workbench.report.html.snippets import _marked, code_snippet_html, snippet_html
-from workbench.report.text import (
-    CROSS_MODEL_NOTE,
-    judged_first,
-)
+from workbench.report.text import CROSS_MODEL_NOTE, judged_first
 
 
 def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.report.html.charts import _distributions, _per_query
 from workbench.report.html.compared import _agreement, _compared, _returns
 from workbench.report.html.metrics import _metrics, _pairs
@@ -15,12 +13,7 @@ from workbench.report.html.movers import _movers
 from workbench.report.html.settings import _settings
 from workbench.report.html.style import CSS
 from workbench.report.pairs import pairs
-from workbench.report.text import (
-    MEASURE_TEXT,
-    chart_metric,
-    flags_as_code,
-    has_judgments,
-)
+from workbench.report.text import MEASURE_TEXT, chart_metric, flags_as_code, has_judgments
 
 
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:

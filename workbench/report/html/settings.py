@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from workbench.core.comparison import (
-    Comparison,
-    Configuration,
-)
+from workbench.core.comparison import Comparison, Configuration
 from workbench.core.export import export_params, exporter_ids, no_setting_text
 from workbench.core.params import value_text as param_value
 from workbench.report.html.cells import _table

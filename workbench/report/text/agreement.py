@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.report.text.compared import has_judgments, nouns, shown_name, singular
 from workbench.report.text.lengths import _lengths_text
 

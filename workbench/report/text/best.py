@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import math
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, MetricRow, higher_is_better
 from workbench.report.text.chance import weak_p
 from workbench.report.text.compared import _and, nouns
 from workbench.report.text.numbers import mean_text, p_text, pair_texts

@@ -9,9 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.report.text.compared import _and
 

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, MetricRow, higher_is_better
 from workbench.core.metrics.significance import paired_test
 from workbench.report.text.compared import nouns, shown_name, singular
 from workbench.report.text.numbers import p_text

@@ -3,10 +3,7 @@ In short, with the caution where many p-values are shown."""
 
 from __future__ import annotations
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-)
+from workbench.core.comparison import Comparison, MetricRow
 from workbench.report.text.compared import trained_pair
 from workbench.report.text.numbers import is_count, p_text
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-)
+from workbench.core.comparison import Comparison, MetricRow
 from workbench.report.text.compared import nouns, singular, trained_pair
 from workbench.report.text.lengths import _cutoff, _lengths_text
 from workbench.report.text.numbers import p_text, pair_texts

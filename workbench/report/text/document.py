@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.report.text.agreement import AGREEMENT_NOTE, agreement_table
 from workbench.report.text.cases import case_lines
 from workbench.report.text.chance import evidence_key, many_tests_note

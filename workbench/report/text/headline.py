@@ -9,10 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from workbench.core.comparison import (
-    Comparison,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.compared import nouns, singular, trained_pair
 from workbench.report.text.numbers import delta_text, is_count
 

@@ -6,10 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from workbench.core.comparison import (
-    Comparison,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.compared import nouns, singular
 from workbench.report.text.numbers import p_text, pair_texts
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.report.text.compared import _and, nouns, singular
 

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from workbench.core.comparison import (
-    Comparison,
-)
+from workbench.core.comparison import Comparison
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.report.text.caps import every_list_capped
 

@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.core.compare import Mover
-from workbench.core.comparison import (
-    Comparison,
-    explain_pair,
-)
+from workbench.core.comparison import Comparison, explain_pair
 from workbench.core.data import display_title
 from workbench.report.text.compared import has_judgments
 from workbench.report.text.markup import code_span, md

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from workbench.core.comparison import (
-    Comparison,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.core.params import value_text as param_value
 from workbench.report.text.compared import _and, nouns, shown_name, trained_pair
 from workbench.report.text.markup import _md_table, code_span, md

@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.core.comparison import (
-    Comparison,
-    higher_is_better,
-)
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.agreement import agreement_summary
 from workbench.report.text.best import _not_among_pairs, best_line
 from workbench.report.text.cases import _disagree, case_change, cases_passed

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import math
 
-from workbench.core.comparison import (
-    Comparison,
-    MetricRow,
-)
+from workbench.core.comparison import Comparison, MetricRow
 from workbench.core.params import value_text as param_value
 from workbench.report.text.chance import BEYOND, evidence
 from workbench.report.text.compared import nouns, shown_name, singular, trained_pair
