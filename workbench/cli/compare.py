@@ -41,6 +41,14 @@ from workbench.core.comparison import (
     configuration_file,
     data_notes,
 )
+from workbench.core.cost import (
+    COST_HEADER,
+    Cost,
+    change_notes,
+    cost_notes,
+    cost_rows,
+    measured,
+)
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
@@ -153,6 +161,13 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
                        help="documents that moved most shown per configuration (default 5; "
                        "the HTML report shows N of each kind: entered, left, jumped)")
+        p.add_argument("--cost", action="store_true",
+                       help="also what each configuration costs, measured on this machine: "
+                       "its build (timed whole, seconds to minutes; the documents embedded "
+                       "and read from the cache counted), the vectors' store and the "
+                       "documents' index, a query answered (p50/p95 over a sample) and a "
+                       "query embedded with the real encoder; what a change between them "
+                       "costs (re-embedding, or nothing for a live value)")
         if name == "report":
             p.add_argument("--format", choices=FORMATS, default=None,
                            help="html: one self-contained page, no network or other files "
@@ -530,8 +545,32 @@ def cmd_compare(args: argparse.Namespace) -> int:
                     *(wrap(f"  {line}") for line in lines)]
     if comp.measure_hint:  # after what it shows
         out += ["", wrap(f"note: to measure which ranks better, give {comp.measure_hint}")]
+    if args.cost:
+        out += ["", *cost_lines(comp)]
     print("\n".join(out))
     return EXIT_OK
+
+
+def measured_costs(comp: Any) -> tuple[list[Cost], list[str]]:
+    """Each configuration's cost, measured (`core.cost`; a line on standard error before
+    each), and what changing between them costs."""
+    configs = [(c.name, c.model or comp.model, c.params) for c in comp.configs]
+
+    def say(name: str) -> None:
+        print(f"measuring the cost of {name} (a build, then queries one at a time) …",
+              file=sys.stderr, flush=True)
+
+    costs = list(measured(configs, comp.dataset, say))
+    return costs, change_notes(configs, comp.dataset)
+
+
+def cost_lines(comp: Any) -> list[str]:
+    """compare --cost: the cost table, what its figures are, and what a change costs."""
+    costs, changes = measured_costs(comp)
+    return ["cost (measured on this machine; see the notes):",
+            format_table(COST_HEADER, cost_rows(costs)),
+            *(wrap(f"note: {n}") for n in cost_notes(costs)),
+            *(wrap(f"what a change costs: {n}") for n in changes)]
 
 
 def figure_lines(comp: Any, rows: Sequence[FigureRow]) -> list[str]:

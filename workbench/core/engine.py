@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -50,7 +51,8 @@ from workbench.core.store import prepare_cache
 __all__ = [
     "NO_PROGRESS", "Cancelled", "Model", "PartsFn", "Progress",
     "Ranking", "Scores", "Selection", "Signal",
-    "contributions_at", "corpus_stage", "head", "prepare", "prepare_fingerprint", "rank",
+    "contributions_at", "corpus_stage", "head", "holding_corpus", "prepare",
+    "prepare_fingerprint", "rank",
     "resolve_params",
     "rows_from_query",
     "select", "table_parts", "to_run", "top_k", "total_only", "uniform_rows",
@@ -349,13 +351,36 @@ def corpus_stage(model: Model, dataset: Dataset, params: Params, build: Callable
     if reads is not None:
         values = {k: values[k] for k in reads}
     key = prepare_cache.prepare_key(name, model.version, values, dataset.corpus_fingerprint())
+    held = _CORPUS_HELD.get()
+    if held is not None and f"{name}:{key}" in held:
+        return held[f"{name}:{key}"]  # type: ignore[no-any-return]
     cached = prepare_cache.load_prepared(name, key)
     if cached is not None:
         progress(1.0, "documents' index loaded from cache")
-        return cached  # type: ignore[no-any-return]
-    value = build()
-    prepare_cache.save_prepared(name, key, value)
-    return value
+    else:
+        cached = build()
+        prepare_cache.save_prepared(name, key, cached)
+    if held is not None:
+        held[f"{name}:{key}"] = cached
+    return cached  # type: ignore[no-any-return]
+
+
+_CORPUS_HELD: ContextVar[dict[str, Any] | None] = ContextVar("workbench_corpus_held",
+                                                              default=None)
+
+
+@contextmanager
+def holding_corpus() -> Iterator[dict[str, Any]]:
+    """Inside the block each corpus stage (`corpus_stage`: a model's documents' index) is
+    kept in memory once loaded or built and served from there, as a search server holds its
+    index: a query timed inside (`core.cost`) is not charged a read of the index from disk.
+    Yields what is held, by stage name and key."""
+    held: dict[str, Any] = {}
+    token = _CORPUS_HELD.set(held)
+    try:
+        yield held
+    finally:
+        _CORPUS_HELD.reset(token)
 
 
 def resolve_params(model: Model, overrides: Mapping[str, object] | None = None) -> Params:

@@ -1,0 +1,409 @@
+"""What a configuration costs, measured on this machine: the one-off build and a query served.
+
+The build is the model's prepare stage run whole (`engine.prepare(use_cache=False)`: no
+prepared state or documents' index read back), timed. Vectors still come from the embedding
+cache where it holds them: the documents embedded and those read from the cache are counted
+first, and where every document's vector came from the cache the embedding, the build's main
+cost, did not happen in this run: the build time is then said to be not measured, and the
+prepare that was timed is given apart as the rest of the build. The vectors' store is
+n × dim × 4 bytes (float32); a model with a documents' index (`engine.corpus_stage`: BM25's
+postings) has its arrays and terms counted.
+
+A query served is timed as this workbench answers one: its own prepare (tokens, postings,
+cosine against every document) and its ranking to the top 10, one query at a time, over a
+sample of the queries, with the documents' index held in memory as a server holds it
+(`engine.holding_corpus`). The documents' vectors are read back from the embedding cache for
+each query all the same (that read is timed apart, with no query, and said): a server keeps
+them in memory. The query's vector comes from the cache too; embedding a query is timed apart
+with the real encoder, one query a call (batch size 1, as a server embeds each request), after
+one call that warms it up (and loads the model when it is not loaded yet), with the device
+named.
+
+None of this is the live path `bench` times (a slider moved: every query re-scored from
+prepared arrays that already hold each query's candidates).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+import numpy as np
+
+from workbench.core.data import Dataset, Query, QuerySet
+from workbench.core.engine import EmbeddingJob, Model, holding_corpus, prepare
+from workbench.core.params import Params
+from workbench.core.pipeline import run_live
+from workbench.core.sizes import bytes_text
+
+SERVE_SAMPLE = 40
+"""queries timed one at a time (evenly spread over the query set; all of a smaller one)"""
+
+EMBED_SAMPLE = 16
+"""queries embedded one at a time with the real encoder, after one call that warms it up"""
+
+READ_REPEATS = 3  # the documents' side read with no query: median of this many
+SERVE_DEPTH = 10  # a query is ranked to its top 10, as a search page shows
+
+
+@dataclass(frozen=True)
+class Build:
+    """The one-off build of a configuration on a dataset.
+
+    documents: the corpus size. embedded / from_cache: document texts embedded in this run
+    and read from the embedding cache (None: the model embeds nothing). dim, vector_bytes:
+    the vectors' size and their store, n × dim × 4 bytes. index_bytes: the documents' index
+    (None: none, or not measured). seconds: the build timed in this run; None where it was
+    not measured (every vector from the cache, or not asked for). rest_seconds: the prepare
+    that was timed where every vector came from the cache (the build less the embedding).
+    """
+
+    documents: int
+    embedded: int | None = None
+    from_cache: int = 0
+    encoder: str = ""
+    dim: int | None = None
+    vector_bytes: int | None = None
+    index_bytes: int | None = None
+    seconds: float | None = None
+    rest_seconds: float | None = None
+
+    @property
+    def embeds(self) -> bool:
+        return self.embedded is not None
+
+    @property
+    def all_cached(self) -> bool:
+        """Every document's vector came from the cache: the embedding was not done here."""
+        return self.embeds and self.embedded == 0 and self.documents > 0
+
+
+@dataclass(frozen=True)
+class QueryEmbedding:
+    """One query embedded with the real encoder (batch size 1), in ms over `sample` calls;
+    `first_s`: the warm-up call, which loads the model where it was not loaded."""
+
+    sample: int
+    p50_ms: float
+    p95_ms: float
+    first_s: float
+    device: str
+
+
+@dataclass(frozen=True)
+class Serving:
+    """One query answered on the prepared documents (its own prepare and top 10), in ms
+    over `sample` queries; `documents_read_ms`: of each, re-reading the documents' side (the
+    vectors) from the cache, timed with no query; `embedding`: the query's embedding, timed
+    apart (None: the model embeds no query)."""
+
+    sample: int
+    p50_ms: float
+    p95_ms: float
+    documents_read_ms: float
+    embedding: QueryEmbedding | None = None
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A configuration's cost: `name` as the comparison calls it, the model's id."""
+
+    name: str
+    model: str
+    build: Build
+    serving: Serving | None = None
+
+
+def machine() -> str:
+    """This machine as the figures were measured on it: CPU cores and the load then."""
+    from workbench.core.embeddings import cpu_cores
+
+    line = f"{cpu_cores()} CPU cores"
+    with contextlib.suppress(AttributeError, OSError):  # no load average on Windows
+        line += f", load average {os.getloadavg()[0]:.1f} while measuring"
+    return line
+
+
+def _documents_job(model: Model, dataset: Dataset, params: Params) -> EmbeddingJob | None:
+    return next((j for j in model.embedding_jobs(dataset, params) if j.label == "documents"),
+                None)
+
+
+def stored(model: Model, dataset: Dataset, params: Params) -> Build:
+    """The figures that cost no timing: the documents and, for a model that embeds them,
+    how many the embedding cache holds now (the rest a build embeds), the vectors' size and
+    their store (n × dim × 4 bytes, float32)."""
+    from workbench.core.embeddings import cache_counts, get_encoder
+
+    n = len(dataset.corpus)
+    job = _documents_job(model, dataset, params)
+    if job is None:
+        return Build(documents=n)
+    cached, to_embed = cache_counts(job.texts, model=job.model, prompt=job.prompt)
+    dim = int(get_encoder(job.model).dim)
+    return Build(documents=n, embedded=to_embed, from_cache=cached, encoder=job.model,
+                 dim=dim, vector_bytes=n * dim * 4)
+
+
+def measure_build(model: Model, dataset: Dataset, params: Params) -> Build:
+    """The build run whole and timed (`engine.prepare` without its cache), with what it
+    embedded and read from the cache counted first (`stored`)."""
+    before = stored(model, dataset, params)
+    t0 = time.perf_counter()
+    prepare(model, dataset, params, use_cache=False)
+    took = time.perf_counter() - t0
+    index = _index_bytes(model, dataset, params)
+    if before.all_cached:
+        return Build(**{**_as_dict(before), "index_bytes": index, "rest_seconds": took})
+    return Build(**{**_as_dict(before), "index_bytes": index, "seconds": took})
+
+
+def _as_dict(build: Build) -> dict[str, Any]:
+    return {f.name: getattr(build, f.name) for f in fields(build)}
+
+
+def _with_queries(dataset: Dataset, queries: Sequence[Query]) -> Dataset:
+    return Dataset(dataset.name, dataset.corpus, QuerySet(list(queries),
+                                                          name=dataset.queries.name),
+                   dataset.qrels, dataset.source)
+
+
+def _index_bytes(model: Model, dataset: Dataset, params: Params) -> int | None:
+    """The documents' index the model holds (`engine.corpus_stage`), in bytes: its arrays
+    and its terms; None for a model with none."""
+    with holding_corpus() as held:
+        model.prepare(_with_queries(dataset, []), params)
+    if not held:
+        return None
+    return sum(_nbytes(v) for v in held.values())
+
+
+def _nbytes(value: object) -> int:
+    """Bytes of the arrays and text in `value`, through dataclasses, lists, tuples and dicts
+    (containers' own overhead left out)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, str):
+        return len(value.encode())
+    if is_dataclass(value) and not isinstance(value, type):
+        return sum(_nbytes(getattr(value, f.name)) for f in fields(value))
+    if isinstance(value, dict):
+        return sum(_nbytes(k) + _nbytes(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return sum(_nbytes(v) for v in value)
+    return 0
+
+
+def sample(items: Sequence[Any], most: int) -> list[Any]:
+    """Up to `most` of `items`, evenly spread (all of them when there are no more)."""
+    if len(items) <= most:
+        return list(items)
+    step = len(items) / most
+    return [items[int(i * step)] for i in range(most)]
+
+
+def _percentiles(ms: Sequence[float]) -> tuple[float, float]:
+    return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
+
+
+def measure_serving(model: Model, dataset: Dataset, params: Params, *,
+                    queries: int = SERVE_SAMPLE, embedded: int = EMBED_SAMPLE) -> Serving:
+    """A query answered on the prepared documents, one at a time over a sample of
+    `queries`, and (for a model that embeds queries) a query embedded with the real encoder
+    over `embedded` of them. Run after a build, so that the documents' side is prepared."""
+    chosen = sample(list(dataset.queries), queries)
+    none = _with_queries(dataset, [])
+    with holding_corpus():
+        model.prepare(none, params)  # the documents' index, held from here on
+        read = []
+        for _ in range(READ_REPEATS):
+            t0 = time.perf_counter()
+            model.prepare(none, params)
+            read.append((time.perf_counter() - t0) * 1000)
+        times = []
+        for q in chosen:
+            one = _with_queries(dataset, [q])
+            t0 = time.perf_counter()
+            prepared = model.prepare(one, params)
+            run_live(model, prepared, params, None, (), SERVE_DEPTH)
+            times.append((time.perf_counter() - t0) * 1000)
+    p50, p95 = _percentiles(times)
+    return Serving(sample=len(times), p50_ms=p50, p95_ms=p95,
+                   documents_read_ms=float(np.median(read)),
+                   embedding=_query_embedding(model, dataset, params, embedded))
+
+
+def _query_embedding(model: Model, dataset: Dataset, params: Params,
+                     most: int) -> QueryEmbedding | None:
+    from workbench.core.embeddings import get_encoder
+
+    job = next((j for j in model.embedding_jobs(dataset, params) if j.label == "queries"),
+               None)
+    if job is None or not job.texts:
+        return None
+    texts = [job.prompt + t for t in sample(job.texts, most)]
+    enc = get_encoder(job.model)
+    t0 = time.perf_counter()
+    enc.encode(texts[:1], batch_size=1)  # warm-up: loads the model where it is not loaded
+    first = time.perf_counter() - t0
+    times = []
+    for text in texts:
+        t0 = time.perf_counter()
+        enc.encode([text], batch_size=1)
+        times.append((time.perf_counter() - t0) * 1000)
+    p50, p95 = _percentiles(times)
+    return QueryEmbedding(sample=len(times), p50_ms=p50, p95_ms=p95, first_s=first,
+                          device=_device(enc))
+
+
+def _device(enc: object) -> str:
+    """Where `enc` ran: the loaded sentence-transformers model's device; another encoder's
+    `device` attribute, else its name and that its device is not known."""
+    from workbench.core.embeddings import SentenceTransformerEncoder
+
+    if isinstance(enc, SentenceTransformerEncoder):
+        return str(enc.model().device)
+    device = getattr(enc, "device", None)
+    if isinstance(device, str) and device:
+        return device
+    return f"not known ({getattr(enc, 'name', 'this encoder')} says none)"
+
+
+def measure(name: str, model: Model, dataset: Dataset, params: Params) -> Cost:
+    """The build and a query served, both timed: seconds to minutes (opt-in: `--cost`)."""
+    build = measure_build(model, dataset, params)
+    return Cost(name, model.id, build, measure_serving(model, dataset, params))
+
+
+# -- as text ---------------------------------------------------------------------------------
+
+COST_HEADER = ["configuration", "build", "documents embedded", "vectors", "documents' index",
+               "a query: p50 / p95", "of it, with no query", "query embedding: p50 / p95"]
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.1f} s" if s < 90 else f"{s / 60:.1f} min"
+
+
+def build_cell(b: Build) -> str:
+    if b.seconds is not None:
+        return _seconds(b.seconds)
+    if b.all_cached:
+        return "not measured this run"
+    return "—"
+
+
+def _embedded_cell(b: Build) -> str:
+    if not b.embeds:
+        return "none (embeds nothing)"
+    return f"{b.embedded:,} of {b.documents:,} ({b.from_cache:,} from the cache)"
+
+
+def cost_rows(costs: Sequence[Cost]) -> list[list[str]]:
+    """One row a configuration under `COST_HEADER`."""
+    rows = []
+    for c in costs:
+        b, s = c.build, c.serving
+        vectors = ("—" if b.vector_bytes is None else
+                   f"{b.documents:,} × {b.dim} × 4 B = {bytes_text(b.vector_bytes)}")
+        index = "—" if b.index_bytes is None else bytes_text(b.index_bytes)
+        query = "—" if s is None else f"{s.p50_ms:.1f} / {s.p95_ms:.1f} ms"
+        read = "—" if s is None else f"{s.documents_read_ms:.1f} ms"
+        emb = s.embedding if s is not None else None
+        embed = ("none" if s is not None and emb is None else "—" if emb is None else
+                 f"{emb.p50_ms:.1f} / {emb.p95_ms:.1f} ms on {emb.device}")
+        rows.append([c.name, build_cell(b), _embedded_cell(b), vectors, index, query, read,
+                     embed])
+    return rows
+
+
+def cost_notes(costs: Sequence[Cost]) -> list[str]:
+    """What each figure is, and where it was measured; one sentence a line."""
+    out = [f"Measured on this machine ({machine()}): another machine's figures differ; "
+           "read them against each other, not as what production will see."]
+    unmeasured = [c.name for c in costs if c.build.all_cached]
+    if unmeasured:
+        rest = "; ".join(f"{c.name} {_seconds(c.build.rest_seconds)}" for c in costs
+                         if c.build.all_cached and c.build.rest_seconds is not None)
+        out.append(f"Build not measured this run for {', '.join(unmeasured)}: every "
+                   "document's vector came from the embedding cache, and embedding them is "
+                   "most of the build (`workbench embed` times it, with the device); the rest "
+                   f"of the build took {rest}.")
+    out.append("Build: the prepare stage run whole, without its cache, embedding the "
+               "documents the embedding cache lacks. Vectors: the store, documents × "
+               "dimensions × 4 bytes (float32). Documents' index: its arrays and terms.")
+    sample_sizes = sorted({c.serving.sample for c in costs if c.serving is not None})
+    if sample_sizes:
+        out.append(f"A query: answered as this workbench answers one (its own prepare, then "
+                   f"ranked to the top {SERVE_DEPTH}), one at a time over "
+                   f"{'/'.join(map(str, sample_sizes))} queries, with the documents' index "
+                   "in memory; its vector is read from the cache, not embedded. Of it, the next "
+                   "column is the same call with no query: what each call costs whatever the "
+                   "query (where a model embeds, re-reading the documents' vectors from disk), "
+                   "which a server holding the documents in memory would not pay.")
+    embedded = [c.serving.embedding for c in costs
+                if c.serving is not None and c.serving.embedding is not None]
+    if embedded:
+        first = max(e.first_s for e in embedded)
+        out.append(f"Query embedding: the real encoder, one query a call (batch size 1, as a "
+                   f"server embeds each request), over {embedded[0].sample} queries after a "
+                   f"warm-up call (up to {_seconds(first)}, loading the model where it was not "
+                   "loaded: a cold start). A served query of a model that embeds costs both "
+                   "columns.")
+    return out
+
+
+def change_notes(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset) -> list[str]:
+    """What changing from the first configuration of a model to each other one costs, by the
+    parameters that differ: one that changes the documents' vectors (fields, the document
+    prompt, the embedding model: what the model's documents embedding job holds) re-embeds
+    every document; another prepare-stage one rebuilds the prepared state; a live one
+    (alpha) costs nothing to change."""
+    out = []
+    firsts: dict[str, tuple[str, Params]] = {}
+    n = len(dataset.corpus)
+    for name, model, params in configs:
+        first_name, base = firsts.setdefault(model.id, (name, params))
+        if first_name == name:
+            continue
+        differ = [p for p in model.schema if params[p.name] != base[p.name]]
+        if not differ:
+            continue
+        was = _vectors_key(model, dataset, base)
+        reembed = [p.name for p in differ if p.stage == "prepare" and was is not None
+                   and _vectors_key(model, dataset, {**base, p.name: params[p.name]}) != was]
+        rebuild = [p.name for p in differ if p.stage == "prepare" and p.name not in reembed]
+        live = [p.name for p in differ if p.stage != "prepare"]
+        parts = []
+        if reembed:
+            parts.append(f"{', '.join(reembed)} change{'s' if len(reembed) == 1 else ''} the "
+                         f"documents' vectors: every document ({n:,}) is embedded again, the "
+                         "build's main cost")
+        if rebuild:
+            parts.append(f"{', '.join(rebuild)}: the prepared state is built again"
+                         + (", the vectors kept" if was is not None and not reembed else ""))
+        if live:
+            parts.append(f"{', '.join(live)}: live, nothing to build (free to change)")
+        out.append(f"From {first_name} to {name}: " + "; ".join(parts) + ".")
+    return out
+
+
+def _vectors_key(model: Model, dataset: Dataset,
+                 params: Params) -> tuple[str, str, tuple[str, ...]] | None:
+    """What the documents' vectors depend on: the encoder, the prompt and the texts of the
+    model's documents embedding job (None: it embeds no document)."""
+    job = _documents_job(model, dataset, model.schema.resolve(params))
+    return None if job is None else (job.model, job.prompt, tuple(job.texts))
+
+
+def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
+             say: Callable[[str], None] | None = None) -> Iterator[Cost]:
+    """Each configuration measured in turn; `say(name)` before each (a progress line)."""
+    for name, model, params in configs:
+        if say is not None:
+            say(name)
+        yield measure(name, model, dataset, params)
