@@ -87,7 +87,7 @@ def test_hybrid_s_bench_settings_are_said(small_synthetic: None,
                                   repeats=1) == 0
     assert timed == [("hybrid", "story")]
     out = capsys.readouterr().out
-    assert ("note: hybrid is timed at query_prompt='', document_prompt='', fields=title+text (the "
+    assert ("NOTE: hybrid is timed at query_prompt='', document_prompt='', fields=title+text (the "
             "texts `workbench embed DATA -m dense` embeds") in out
 
 

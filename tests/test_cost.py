@@ -125,3 +125,61 @@ def test_compare_shows_the_cost_table_only_with_cost(capsys: pytest.CaptureFixtu
     assert "a query: p50 / p95" in table and "documents' index" in table
     assert [line.split()[0] for line in table.splitlines()[3:5]] == ["defaults", "k1=1.6"]
     assert "what a change costs: From defaults to k1=1.6: k1: live, nothing to build" in out
+
+
+class SeeingEncoder(FakeEncoder):
+    """A FakeEncoder that keeps every text it was asked to encode."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[str] = []
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        self.seen.extend(texts)
+        return super().encode(texts, batch_size=batch_size, progress=progress)
+
+
+def test_bench_times_the_configuration_named(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.bench import harness
+    from workbench.core.models.hybrid.params import OPENVAULT_PROMPT
+
+    enc = SeeingEncoder()
+    register_encoder(enc.name, enc)
+    monkeypatch.setattr(harness, "REFERENCES", {})  # the row, not OpenVault's own code
+    assert main(["bench", str(TEA), "-m", "hybrid", "-p", f"embedding_model={enc.name}",
+                 "-p", "alpha=0.3", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert (f"note: hybrid is timed at its defaults with embedding_model={enc.name}, "
+            "alpha=0.3, as you named them") in out
+    assert "NOT at its defaults" not in out
+    # what eval scores: hybrid's own document prompt and fields (text only), not the bench's
+    ds = load_dataset(TEA)
+    titled = next(d for d in ds.corpus if d.title)
+    assert OPENVAULT_PROMPT + titled.text in enc.seen
+    assert not any(t.startswith(titled.title) for t in enc.seen)
+    header = next(line for line in out.splitlines() if line.startswith("model "))
+    assert "slider ms" in header
+    assert "Not what serving a query costs" in out
+
+
+def test_bench_says_when_it_times_another_configuration(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.bench import harness
+
+    monkeypatch.setattr(harness, "bench_one", lambda mid, ds, *_: harness.Row(
+        mid, ds.name, 10, 1.0, None, "", None))  # what is under test is what is said
+    assert main(["bench", str(TEA), "-m", "hybrid", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("NOTE: hybrid is timed at query_prompt='', document_prompt='', fields=title+text"
+            in out)
+    assert "NOT at its defaults, which eval scores and tune tunes; to time those: bench DATA " \
+           "-m hybrid --defaults" in out
+    assert main(["bench", str(TEA), "-m", "hybrid", "--defaults", "--repeats", "1"]) == 0
+    assert "timed at" not in capsys.readouterr().out
+
+
+def test_bench_params_name_one_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", str(TEA), "-m", "bm25,hybrid", "-p", "alpha=0.3"]) == 2
+    assert "name that model alone with -m" in capsys.readouterr().err

@@ -20,7 +20,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,16 +135,22 @@ def longest_word_queries(dataset: Dataset) -> Dataset:
 
 
 # what the live path does not depend on, chosen so that the bench reuses cached embeddings:
-# no prompt (the dense baseline's vectors), title + text as in every BEIR figure
+# no prompt (the dense baseline's vectors), title + text as in every BEIR figure. Not the
+# configuration eval scores and tune tunes (hybrid's defaults: text only, OpenVault's
+# prompt): said before the table, with how to time that one (`bench -m hybrid --defaults`
+# or -p/--params: rb 6)
 BENCH_PARAMS: dict[str, dict[str, object]] = {
     "hybrid": {"query_prompt": "", "document_prompt": "", "fields": "title+text"},
 }
 
 
-def bench_settings(model_id: str) -> str:
-    """The settings a bench times `model_id` at, where they are not its defaults."""
+def bench_settings(model_id: str, chosen: Mapping[str, Mapping[str, object]] | None = None
+                   ) -> str:
+    """The settings a bench times `model_id` at, where they are not its defaults
+    (`chosen`: each model's values over its defaults; BENCH_PARAMS by default)."""
+    given = BENCH_PARAMS if chosen is None else chosen
     return ", ".join(f"{k}={v!r}" if isinstance(v, str) and not v else f"{k}={v}"
-                     for k, v in BENCH_PARAMS.get(model_id, {}).items())
+                     for k, v in given.get(model_id, {}).items())
 
 
 ALL_PAIRS_REPEATS = 5  # the all-pairs path is timed fewer times: seconds a run at 50 M pairs
@@ -220,16 +226,20 @@ def is_bench_scifact(data: str | None) -> bool:
 
 def bench_one(model_id: str, dataset: Dataset, repeats: int,
               spec: dict[str, Any] | None = None,
-              vectors: SyntheticEmbeddings | None = None, targeted: bool = False) -> Row:
+              vectors: SyntheticEmbeddings | None = None, targeted: bool = False,
+              overrides: Mapping[str, object] | None = None) -> Row:
     """One row. `spec`: how a child process rebuilds `dataset` (`isolated`), for the
     all-pairs run; `vectors`: the synthetic sets' vectors, seeded before prepare;
-    `targeted`: whether this set is one the targets are for (`bench_target`)."""
+    `targeted`: whether this set is one the targets are for (`bench_target`); `overrides`:
+    the values timed over the model's defaults (None: BENCH_PARAMS')."""
     model = get_model(model_id)
     pairs = len(dataset.corpus) * len(dataset.queries)
     target = bench_target(dataset, targeted)
     notes: list[str] = []
-    params = model.schema.resolve(BENCH_PARAMS.get(model_id))
-    jobs = synthetic_jobs(model_id, dataset) if vectors is not None else []
+    if overrides is None:
+        overrides = BENCH_PARAMS.get(model_id, {})
+    params = model.schema.resolve(overrides)
+    jobs = synthetic_jobs(model_id, dataset, overrides) if vectors is not None else []
     if vectors is not None and jobs:
         try:
             vectors.prepare_for(jobs, dataset)
@@ -238,15 +248,14 @@ def bench_one(model_id: str, dataset: Dataset, repeats: int,
                        f"not run: no vectors for the synthetic documents ({exc})", None)
         notes.append("vectors made, not embedded (below)")
     with progress_bar(f"preparing {model_id} on {dataset.name}") as bar:
-        pipe = Pipeline(model, dataset, BENCH_PARAMS.get(model_id),
-                        progress=Progress(on_progress=bar))
+        pipe = Pipeline(model, dataset, overrides, progress=Progress(on_progress=bar))
     times: list[float] = []
     ms = time_live(pipe, repeats, times_out=times)
     unsteady = spread_note(times)
     if unsteady:
         notes.append(unsteady)
     pairs = candidate_pairs(pipe)
-    all_ms = _all_pairs(model_id, dataset, params, spec, repeats, notes)
+    all_ms = _all_pairs(model_id, dataset, params, spec, repeats, notes, overrides)
     ref_ms: float | None = None
     note = NO_REFERENCE.get(model_id, "no reference")
     ref = REFERENCES.get(model_id)
@@ -255,17 +264,21 @@ def bench_one(model_id: str, dataset: Dataset, repeats: int,
     return Row(model_id, dataset.name, pairs, ms, ref_ms, note, target, all_ms, notes)
 
 
-def synthetic_jobs(model_id: str, dataset: Dataset) -> list[EmbeddingJob]:
-    """What the model embeds on a synthetic set, at the bench's parameters: those texts get
-    made vectors (`synthetic_vectors`), not an hour of encoding. Empty on any other set."""
+def synthetic_jobs(model_id: str, dataset: Dataset,
+                   overrides: Mapping[str, object] | None = None) -> list[EmbeddingJob]:
+    """What the model embeds on a synthetic set, at the bench's parameters (`overrides`;
+    None: BENCH_PARAMS'): those texts get made vectors (`synthetic_vectors`), not an hour of
+    encoding. Empty on any other set."""
     if dataset.source != "synthetic":
         return []
     model = get_model(model_id)
-    return model.embedding_jobs(dataset, model.schema.resolve(BENCH_PARAMS.get(model_id)))
+    given = BENCH_PARAMS.get(model_id) if overrides is None else overrides
+    return model.embedding_jobs(dataset, model.schema.resolve(given))
 
 
 def _all_pairs(model_id: str, dataset: Dataset, params: dict[str, Any],
-               spec: dict[str, Any] | None, repeats: int, notes: list[str]) -> float | None:
+               spec: dict[str, Any] | None, repeats: int, notes: list[str],
+               overrides: Mapping[str, object]) -> float | None:
     """The live path's median with every pair kept, timed in a child under a memory cap;
     None (and why in `notes`) where that is this row's own path or cannot be run."""
     if "vector_candidates" not in get_model(model_id).schema:
@@ -279,8 +292,7 @@ def _all_pairs(model_id: str, dataset: Dataset, params: dict[str, Any],
         return None
     print(f"all pairs: {model_id} on {dataset.name}, in a child process", file=sys.stderr,
           flush=True)
-    done = run_isolated(spec, model_id, {**BENCH_PARAMS.get(model_id, {}),
-                                         "vector_candidates": 0},
+    done = run_isolated(spec, model_id, {**overrides, "vector_candidates": 0},
                         repeats=min(repeats, ALL_PAIRS_REPEATS))
     if done.error:
         notes.append(f"all pairs not timed: {done.error}")
@@ -291,10 +303,14 @@ def _all_pairs(model_id: str, dataset: Dataset, params: dict[str, Any],
 
 
 def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = False,
-                   models: list[str] | None = None) -> int:
+                   models: list[str] | None = None,
+                   params: Mapping[str, Mapping[str, object]] | None = None) -> int:
     """DATA alone; without it SciFact beside the checkout, the synthetic 50,000 × 1,000 set
-    and each bundled sample with the model it is made for. Quick: small synthetic sets."""
+    and each bundled sample with the model it is made for. Quick: small synthetic sets.
+    `params`: each model's values over its defaults, as the user named them (`{}`: every
+    model at its defaults); None: BENCH_PARAMS, said as not the evaluated configuration."""
     ids = models or model_ids()
+    chosen = BENCH_PARAMS if params is None else params
     plan: list[tuple[str, Dataset]] = []
     specs: dict[str, dict[str, Any]] = {}  # how a child process rebuilds each dataset
     if quick:
@@ -341,21 +357,23 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
         if ds.source.startswith("synthetic") or is_bench_scifact(data):
             targeted.update(range(first, len(plan)))
     forecast = embedding_forecast([  # the synthetic sets' vectors are made, not embedded
-        job for mid, ds in plan if not synthetic_jobs(mid, ds)
+        job for mid, ds in plan if not synthetic_jobs(mid, ds, chosen.get(mid, {}))
         for job in get_model(mid).embedding_jobs(
-            ds, get_model(mid).schema.resolve(BENCH_PARAMS.get(mid)))])
+            ds, get_model(mid).schema.resolve(chosen.get(mid)))])
     if forecast:
         print(forecast, flush=True)
     vectors = SyntheticEmbeddings()
-    rows = [bench_one(mid, ds, repeats, specs.get(ds.name), vectors, i in targeted)
+    rows = [bench_one(mid, ds, repeats, specs.get(ds.name), vectors, i in targeted,
+                      chosen.get(mid, {}))
             for i, (mid, ds) in enumerate(plan)]
-    print(f"live path = combine + top-k + metrics ({', '.join(DEFAULT_METRICS)}) over every "
-          f"query; median of {repeats} runs")
-    for mid in dict.fromkeys(m for m, _ in plan):  # not the model's defaults: said
-        if BENCH_PARAMS.get(mid):
-            print(f"note: {mid} is timed at {bench_settings(mid)} (the texts `workbench embed DATA "
-                  "-m dense` embeds, so one cache serves both)")
-    print(format_table(["model", "dataset", "pairs", "ms", "all pairs ms", "vs all pairs",
+    for line in settings_lines(list(dict.fromkeys(m for m, _ in plan)), params):
+        print(line)
+    print(f"slider ms = recompute after a slider move: combine + top-k + metrics "
+          f"({', '.join(DEFAULT_METRICS)}) over every query at once, from prepared arrays that "
+          f"already hold each query's candidates; median of {repeats} runs. Not what serving "
+          "a query costs: no query is tokenised, looked up or embedded here (`workbench "
+          "compare DATA -m MODEL --defaults --cost` measures that, with the build)")
+    print(format_table(["model", "dataset", "pairs", "slider ms", "all pairs ms", "vs all pairs",
                         "reference ms", "speed-up", "target ms", "verdict", "notes"],
                        [_cells(r) for r in rows]))
     for name, note in vectors.notes.items():
@@ -376,6 +394,27 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
               + (" — OVER: " + ", ".join(f"{r.model} on {r.dataset} {r.ms:.1f} ms > "
                                          f"{r.target:.0f}" for r in over) if over else ""))
     return 1 if over else 0
+
+
+def settings_lines(ids: Sequence[str],
+                   params: Mapping[str, Mapping[str, object]] | None) -> list[str]:
+    """What each model is timed at, where it is not its defaults: the user's values
+    (`params`), or BENCH_PARAMS' (None), which are not what eval scores: said as such, with
+    how to time that."""
+    out = []
+    for mid in ids:
+        if params is not None:
+            if params.get(mid):
+                out.append(f"note: {mid} is timed at its defaults with "
+                           f"{bench_settings(mid, params)}, as you named them")
+            continue
+        if BENCH_PARAMS.get(mid):
+            out.append(f"NOTE: {mid} is timed at {bench_settings(mid)} (the texts `workbench "
+                       "embed DATA -m dense` embeds, so one cache serves both), NOT at its "
+                       f"defaults, which eval scores and tune tunes; to time those: bench DATA "
+                       f"-m {mid} --defaults, or -p/--params for a tuned configuration (the "
+                       "documents are embedded that way first where the cache lacks them)")
+    return out
 
 
 def _cells(r: Row) -> list[str]:

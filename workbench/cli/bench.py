@@ -34,6 +34,18 @@ def add_commands(sub: Any) -> None:
                    help="comma-separated model ids or systems' names (openvault, "
                         "pi-lodestone, obsidian-mcp, codeledger; default: all); repeatable, "
                         "as compare's -m is (-m bm25 -m hybrid)")
+    # the configuration timed (rb 6: hybrid was timed at other fields and prompts than eval
+    # scores, said in a note only)
+    p.add_argument("--defaults", action="store_true",
+                   help="time each model at its defaults, the configuration eval scores "
+                   "(without it, hybrid is timed at no prompts and title+text, the texts "
+                   "`embed -m dense` caches: said before the table)")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="time the model -m names at its defaults with this value, as eval "
+                   "takes it (repeatable)")
+    p.add_argument("--params", "--config", "-c", dest="params", metavar="FILE.toml",
+                   help="time the model -m names at the values of this params file (what "
+                   "`tune --out` writes), as eval takes it; -p values go over it")
     # past ten million documents the vectors alone outgrow any machine this runs on
     p.add_argument("--scale", type=whole(1, 10_000_000), nargs="?", const=200_000,
                    metavar="DOCS",
@@ -87,7 +99,8 @@ MODE_OPTIONS = (("--texts", "texts", "--embeddings", 1000), ("--trials", "trials
 # options of the default bench (and of --scale, where it reads them): ignored by the other
 # modes, where --tune --quick had run the whole 60-trial study (review dr1, 5)
 PLAIN_OPTIONS = (("--quick", "quick", ()), ("--repeats", "repeats", ("--scale",)),
-                 ("--model", "model", ("--scale",)))
+                 ("--model", "model", ("--scale",)), ("--defaults", "defaults", ()),
+                 ("--param", "param", ()), ("--params", "params", ()))
 
 
 def _check_mode_options(args: argparse.Namespace, modes: list[str]) -> None:
@@ -162,7 +175,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     # quick with DATA: fewer repeats on DATA (above), not the small synthetic sets instead
     return run_benchmarks(data=args.data, repeats=args.repeats,
-                          quick=args.quick and args.data is None, models=_models(args))
+                          quick=args.quick and args.data is None, models=_models(args),
+                          params=_timed_params(args))
+
+
+def _timed_params(args: argparse.Namespace) -> dict[str, dict[str, object]] | None:
+    """Each model's values over its defaults as -p/--params name them (one model, -m), as
+    eval reads them (a bad value: ParamError naming it); {} with --defaults; None: the
+    bench's own (`harness.BENCH_PARAMS`, said as not the evaluated configuration)."""
+    if args.param or args.params:
+        from workbench.core.models import get_model
+        from workbench.core.params import parse_assignments, resolve_file
+
+        models = _models(args) or []
+        if len(models) != 1:
+            raise UsageError("-p/--params set one model's values: name that model alone with "
+                             "-m (bench DATA -m hybrid --params best.toml)")
+        model = get_model(models[0])
+        overrides: dict[str, object] = {}
+        if args.params:
+            overrides.update(resolve_file(model.schema, args.params))
+        overrides.update(parse_assignments(args.param or []))
+        model.schema.resolve(overrides)  # checked before any work
+        return {models[0]: overrides}
+    return {} if args.defaults else None
 
 
 def _models(args: argparse.Namespace) -> list[str] | None:
