@@ -402,8 +402,15 @@ def _vectors_key(model: Model, dataset: Dataset,
 
 def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
              say: Callable[[str], None] | None = None) -> Iterator[Cost]:
-    """Each configuration measured in turn; `say(name)` before each (a progress line)."""
+    """Each configuration measured in turn; `say(name)` before each (a progress line). A
+    configuration whose prepare-stage values equal an earlier one's of the same model (only
+    live values differ: the same build) takes that one's build, not timed again."""
+    builds: dict[str, Build] = {}
     for name, model, params in configs:
         if say is not None:
             say(name)
-        yield measure(name, model, dataset, params)
+        key = f"{model.id}:{sorted(model.schema.prepare_values(params).items())!r}"
+        build = builds.get(key)
+        if build is None:
+            build = builds[key] = measure_build(model, dataset, params)
+        yield Cost(name, model.id, build, measure_serving(model, dataset, params))
