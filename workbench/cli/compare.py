@@ -41,14 +41,7 @@ from workbench.core.comparison import (
     configuration_file,
     data_notes,
 )
-from workbench.core.cost import (
-    COST_HEADER,
-    Cost,
-    change_notes,
-    cost_notes,
-    cost_rows,
-    measured,
-)
+from workbench.core.cost import COST_HEADER, CostSection, cost_rows, cost_section
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
@@ -552,26 +545,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def measured_costs(comp: Any) -> tuple[list[Cost], list[str]]:
+def measured_costs(comp: Any) -> CostSection:
     """Each configuration's cost, measured (`core.cost`; a line on standard error before
-    each), and what changing between them costs."""
-    configs = [(c.name, c.model or comp.model, c.params) for c in comp.configs]
-
+    each), what its figures are and what changing between them costs."""
     def say(name: str) -> None:
         print(f"measuring the cost of {name} (a build, then queries one at a time) …",
               file=sys.stderr, flush=True)
 
-    costs = list(measured(configs, comp.dataset, say))
-    return costs, change_notes(configs, comp.dataset)
+    return cost_section([(c.name, c.model or comp.model, c.params) for c in comp.configs],
+                        comp.dataset, say)
 
 
 def cost_lines(comp: Any) -> list[str]:
     """compare --cost: the cost table, what its figures are, and what a change costs."""
-    costs, changes = measured_costs(comp)
+    cost = measured_costs(comp)
     return ["cost (measured on this machine; see the notes):",
-            format_table(COST_HEADER, cost_rows(costs)),
-            *(wrap(f"note: {n}") for n in cost_notes(costs)),
-            *(wrap(f"what a change costs: {n}") for n in changes)]
+            format_table(COST_HEADER, cost_rows(cost.costs)),
+            *(wrap(f"note: {n}") for n in cost.notes),
+            *(wrap(f"what a change costs: {n}") for n in cost.changes)]
 
 
 def figure_lines(comp: Any, rows: Sequence[FigureRow]) -> list[str]:

@@ -276,7 +276,8 @@ def _device(enc: object) -> str:
 def measure(name: str, model: Model, dataset: Dataset, params: Params) -> Cost:
     """The build and a query served, both timed: seconds to minutes (opt-in: `--cost`)."""
     build = measure_build(model, dataset, params)
-    return Cost(name, model.id, build, measure_serving(model, dataset, params))
+    serving = measure_serving(model, dataset, params) if len(dataset.queries) else None
+    return Cost(name, model.id, build, serving)
 
 
 # -- as text ---------------------------------------------------------------------------------
@@ -413,4 +414,22 @@ def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
         build = builds.get(key)
         if build is None:
             build = builds[key] = measure_build(model, dataset, params)
-        yield Cost(name, model.id, build, measure_serving(model, dataset, params))
+        serving = measure_serving(model, dataset, params) if len(dataset.queries) else None
+        yield Cost(name, model.id, build, serving)
+
+
+@dataclass(frozen=True)
+class CostSection:
+    """What a report shows of the cost: each configuration's (`costs`), what its figures
+    are (`notes`) and what a change between configurations costs (`changes`)."""
+
+    costs: list[Cost]
+    notes: list[str]
+    changes: list[str]
+
+
+def cost_section(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
+                 say: Callable[[str], None] | None = None) -> CostSection:
+    """Each configuration measured (`measured`), with the notes and what a change costs."""
+    costs = list(measured(configs, dataset, say))
+    return CostSection(costs, cost_notes(costs), change_notes(configs, dataset))
