@@ -4,11 +4,13 @@ numbers as the comparison computed them, and movers with their explain sentence.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from scipy import stats
 
 from tests.conftest import SAMPLES
+from workbench.cli import main
 from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
@@ -326,3 +328,19 @@ def test_openvaults_settings_are_headed_as_a_part_of_sillytaverns_file() -> None
     assert "the extension\\_settings.openvault part of SillyTavern's settings.json:" in text \
         or "the extension_settings.openvault part of SillyTavern's settings.json:" in text
     assert "`settings.json`:" not in text
+
+
+def test_markdown_movers_heading_is_short_with_the_explanation_under_it(
+        tmp_path: Path) -> None:
+    """rb 11: "## Moved most: bm25 → codeledger (moves into, … so the places compare and
+    the scores do not)" rendered as a three-line heading; the heading names the pair, the
+    paragraph under it says what the list holds."""
+    out = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "code-repo"), "-m", "bm25", "-m", "codeledger",
+                 "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    at = lines.index("## Moved most: bm25 → codeledger")
+    assert lines[at + 1] == ""
+    assert lines[at + 2].startswith("Moves into, out of or within the top 10")
+    assert lines[at + 2].endswith("so the places compare and the scores do not.")
+    assert not any(line.startswith("## Moved most") and "(" in line for line in lines)

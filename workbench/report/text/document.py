@@ -19,7 +19,7 @@ from workbench.report.text.headline import chart_metric, per_query
 from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import _md_table, code_span, flags_as_code, md, ticks_as_code
 from workbench.report.text.meanings import metric_meanings
-from workbench.report.text.movers import mover_lines, movers_heading
+from workbench.report.text.movers import mover_lines, movers_text
 from workbench.report.text.numbers import LEVEL
 from workbench.report.text.settings import settings_lines
 from workbench.report.text.summary import summary_lines
@@ -103,8 +103,10 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
             lines.append(f"- {md(comp.configs[i].name)} − {md(comp.configs[0].name)}: "
                          + said)
     for i in range(1, len(comp.configs)):
-        lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
-                  f"({movers_heading(comp, k, i)})", ""]
+        # a short heading, what the list holds under it (rb 11: the whole sentence in the
+        # heading had rendered as a three-line H2)
+        lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)}",
+                  "", md(movers_text(comp, k, i)), ""]
         moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])

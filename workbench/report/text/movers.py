@@ -21,6 +21,12 @@ def movers_heading(comp: Comparison, k: int, i: int = 0) -> str:
         f"; {CROSS_MODEL_NOTE}" if i and not comp.same_model(i) else "")
 
 
+def movers_text(comp: Comparison, k: int, i: int) -> str:
+    """`movers_heading` as a sentence, said under the Markdown report's short heading."""
+    text = movers_heading(comp, k, i)
+    return text[0].upper() + text[1:] + "."
+
+
 # said once over the moves between two models' configurations
 CROSS_MODEL_NOTE = ("two models: each scores on its own scale, so the places compare and the "
                     "scores do not")
