@@ -238,14 +238,15 @@ def _say_wait_in_log(line: str) -> None:
 def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...],
                    constrained: Sequence[str] = ()) -> list[str]:
     """What the closing report also compares on the held-out queries: the other objectives,
-    then each --constraint's figure (shown before only as a training mean), then the usual
-    measures."""
+    then each --constraint's figure (shown before only as a training mean), then the metrics
+    `compare` and `report` show by default on the same data (`compare_metrics`: rb 8, tune's
+    r@10 was in no report, the report's p@10 and map@100 in no tune summary)."""
     from workbench.core.cases import has_cases
+    from workbench.core.compare import compare_metrics
+    from workbench.core.metrics import BUNDLE_METRICS
 
-    names = ["ndcg@10", "mrr@10", "r@10", "r@100"] if dataset.qrels else []
-    if model.id.startswith("codeledger"):
-        names += ["bundle_recall", "bundle_precision", "bundle_f1", "bundle_files",
-                  "bundle_tokens"]
+    names = (compare_metrics(model, dataset) if dataset.qrels
+             else list(BUNDLE_METRICS) if hasattr(model, "bundles") else [])
     if has_cases(dataset):
         names.append("cases")
     # the other objectives too: their held-out values at the start were shown nowhere
