@@ -7,10 +7,14 @@ a model and its preset (codeledger and codeledger-document) still compare signal
 from __future__ import annotations
 
 import re
+import uuid
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 
+import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from tests.conftest import SAMPLES
 from workbench.cli import main
@@ -20,11 +24,15 @@ from workbench.core.comparison import (
     CrossMove,
     MoveExplained,
     compare_configurations,
+    data_notes,
     explain_pair,
 )
+from workbench.core.embeddings import register_encoder
+from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
+from workbench.report.text import params_table
 
 REPO = str(SAMPLES / "code-repo")
 METRICS = ["r@10", "ndcg@10", "mrr@10"]
@@ -485,3 +493,52 @@ def test_every_configuration_tied_for_best_is_named(tmp_path: Path) -> None:
                  "--movers", "0", "-o", str(md)]) == 0
     summary = md.read_text().split("## In short")[1].split("##")[0]
     assert re.search(r"Best on ndcg@10: f1, f2 and f3, tied \(\d\.\d{4}\)\.", summary)
+
+
+class _HashEncoder:
+    """NOT a model: a unit vector from each text's hash, named uniquely (uuid)."""
+
+    dim = 8
+    device = "cpu"
+
+    def __init__(self) -> None:
+        self.name = f"fake-reading-{uuid.uuid4().hex}"
+        self.identity = self.name
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        v = np.array([np.random.default_rng(list(t.encode())).standard_normal(self.dim)
+                      for t in texts], np.float32).reshape(len(texts), self.dim)
+        out: NDArray[np.float32] = v / np.linalg.norm(v, axis=1, keepdims=True)
+        return out
+
+
+def test_what_each_model_reads_is_a_parameter_that_differs() -> None:
+    """rb 4: bm25, dense and hybrid at their defaults listed only k1, b, alpha …: hybrid's
+    fields = text beside the others' title+text was dropped (each at its own default), so
+    "hybrid against bm25" read as like for like. The prepare-stage values that say what a
+    model reads (fields, prompts) are rows where they differ, and a note says it."""
+    enc = _HashEncoder()
+    register_encoder(enc.name, enc)
+    bm, dn, hy = get_model("bm25"), get_model("dense"), get_model("hybrid")
+    configs = [Configuration("bm25", bm.schema.defaults(), model=bm),
+               Configuration("dense", dn.schema.resolve({"embedding_model": enc.name}),
+                             model=dn),
+               Configuration("hybrid", hy.schema.resolve({"embedding_model": enc.name}),
+                             model=hy)]
+    comp = compare_configurations(bm, load_dataset(SAMPLES / "tea-beir"), configs,
+                                  ["ndcg@10"])
+    _, rows = params_table(comp)
+    table = {r[0]: r[1:] for r in rows}
+    assert table["fields"] == ["title+text", "title+text", "text"]
+    # the prompts: dense embeds without one, hybrid with OpenVault's; bm25 has none
+    assert table["query_prompt"][0] == "—" and table["query_prompt"][1] != table[
+        "query_prompt"][2]
+    notes = data_notes(comp)
+    line = next(n for n in notes if n.startswith("not like-for-like: "))
+    assert "bm25 and dense read title+text; hybrid reads text only" in line
+    # one model's configurations: a change of fields is the comparison, not a caveat
+    same = compare_configurations(bm, load_dataset(SAMPLES / "tea-beir"), [
+        Configuration("defaults", bm.schema.defaults()),
+        Configuration("text", bm.schema.resolve({"fields": "text"}))], ["ndcg@10"])
+    assert not any(n.startswith("not like-for-like") for n in data_notes(same))

@@ -32,14 +32,23 @@ def configuration_file(model: Model, path: str | Path, name: str | None = None) 
     return Configuration(name or " ".join(p.stem.split()) or p.stem, params, str(p))
 
 
+# prepare-stage parameters that mean the same in every model that has them: what a model
+# reads of each document and how it reads it. Where models are compared, one that differs is
+# shown though each model is at its own defaults (rb 4: hybrid's fields = text beside bm25's
+# title+text had been left out, so "hybrid against bm25" read as like for like)
+READING_PARAMS = ("fields", "stop_words", "stemmer", "embedding_model", "query_prompt",
+                  "document_prompt")
+
+
 def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue | None]]:
     """The parameters whose values are not the same in every configuration, with each one's
     value, in the schema's order. Configurations of models with different parameters (each
     with its `Configuration.model`; a preset such as codeledger-document has its model's):
     each parameter any of them has, in the order met, where the configurations having it
-    differ or one sets it away from its own model's defaults; None where a configuration's
-    model has no such parameter (every parameter of two models at their defaults had filled
-    a table with nothing either changed)."""
+    differ or one sets it away from its own model's defaults, or where one of
+    `READING_PARAMS` (what a model reads, the same in each) differs across models; None where
+    a configuration's model has no such parameter (every parameter of two models at their
+    defaults had filled a table with nothing either changed)."""
     if not configs:
         return {}
     if (any(c.model is not None for c in configs)
@@ -59,7 +68,9 @@ def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue | N
                 moved = any(len(values) > 1 for values in kin.values()) or any(
                     d.model is not None and n in d.params
                     and d.model.schema.defaults().get(n, d.params[n]) != d.params[n]
-                    for d in configs)
+                    for d in configs) or (
+                    n in READING_PARAMS
+                    and len({repr(d.params[n]) for d in configs if n in d.params}) > 1)
                 if moved:
                     out[n] = [d.params.get(n) for d in configs]
         return out

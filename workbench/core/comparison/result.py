@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.compare import Agreement, Mover, agreement, movers
-from workbench.core.comparison.configuration import Configuration, differing
+from workbench.core.comparison.configuration import READING_PARAMS, Configuration, differing
 from workbench.core.data import Dataset
 from workbench.core.engine import Model, Scores
 from workbench.core.metrics.significance import NO_CHANGE
@@ -227,6 +227,7 @@ def data_notes(comp: Comparison) -> list[str]:
             warned.add(m.id)
             # named by its model where models are compared, unless the line names it first
             out.append(f"{m.id}: {line}" if comp.mixed and not line.startswith(m.id) else line)
+    out += reading_notes(comp)
     n = int(comp.counted.sum())
     for j, c in enumerate(comp.configs):
         if not n or comp.lengths(j).any():
@@ -237,3 +238,41 @@ def data_notes(comp: Comparison) -> list[str]:
                "nothing passes its settings")
         out.append(f"{c.name} returns nothing on any of the {n:,} queries counted: {why}")
     return out
+
+
+def reading_notes(comp: Comparison) -> list[str]:
+    """Where models are compared and they read the documents differently (a parameter of
+    `READING_PARAMS` with other values: hybrid's fields = text beside bm25's title+text),
+    that the comparison is not like for like, in one line (rb 4: "hybrid against bm25"
+    had read as the same documents scored two ways)."""
+    if not comp.mixed:
+        return []
+    said = []
+    for name in READING_PARAMS:
+        groups: dict[str, list[str]] = {}
+        for j, c in enumerate(comp.configs):
+            params = comp.model_of(j).schema.resolve(c.params)
+            if name in params:
+                groups.setdefault(_reading_value(params[name]), []).append(c.name)
+        if len(groups) < 2:
+            continue
+        if name == "fields":
+            said += [f"{_names(who)} read{'s' if len(who) == 1 else ''} {value}"
+                     + (" only" if "+" not in value else "") for value, who in groups.items()]
+        else:
+            said.append(f"{name} {'; '.join(f'{v} ({_names(w)})' for v, w in groups.items())}")
+    if not said:
+        return []
+    return ["not like-for-like: " + "; ".join(said) + ": part of any difference between "
+            "these models is what each reads, not how it scores (Parameters that differ)"]
+
+
+def _reading_value(value: Any) -> str:
+    """A value as the note says it: an empty prompt "none", a prompt with spaces quoted."""
+    if value == "":
+        return "none"
+    return repr(value) if isinstance(value, str) and " " in value else str(value)
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
