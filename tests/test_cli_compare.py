@@ -449,3 +449,26 @@ def test_a_report_over_an_existing_file_says_it_replaced_it(
     fresh = tmp_path / "fresh.md"
     assert main([*base, "-o", str(fresh)]) == 0
     assert "replaced" not in capsys.readouterr().err
+
+
+def test_compare_says_what_the_target_cannot_take_and_what_ships(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rb 2: compare showed a configuration's figures with no word that two of its values have
+    no setting in the target system; only the report's Settings to ship said it and scored
+    the settings alone. compare now says it in one line, with the shipped settings' score."""
+    data = str(SAMPLES / "decisions-eval")
+    base = ["compare", data, "-m", "decision-memory", "--defaults", "--movers", "0",
+            "--metrics", "ndcg@10"]
+    assert main([*base, "-p", "w_title=1", "-p", "w_body=1", "-p", "inject_min_score=20"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    model = get_model("decision-memory")
+    # what ships: only the value the environment carries, scored by eval's path
+    alone = Pipeline(model, load_dataset(data), model.schema.resolve({"inject_min_score": 20}))
+    shipped = alone.run(["ndcg@10"]).means["ndcg@10"]
+    line = out[out.index("note: w_title=1 w_body=1 inject_min_score=20: "):]
+    assert line.startswith("note: w_title=1 w_body=1 inject_min_score=20: 2 values it was "
+                           "measured with (w_title, w_body) cannot go into pi-lodestone ")
+    assert f"; as shipped: ndcg@10 {shipped:.4f} (" in line
+    # every value carried: nothing to say
+    assert main([*base, "-p", "inject_min_score=20"]) == 0
+    assert "as shipped" not in capsys.readouterr().out

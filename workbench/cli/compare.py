@@ -74,10 +74,14 @@ from workbench.report.text import (
     length_notes,
     many_tests_note,
     markdown,
+    mean_text,
     metric_table,
+    minus_text,
     mover_lines,
     movers_heading,
+    p_text,
     params_table,
+    row_digits,
     subject,
     trained_pair,
 )
@@ -516,6 +520,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if comp.rows:
         out += [format_table(*metric_table(comp, agree=True)), wrap(f"({DELTA_LEGEND})")]
         out += [wrap(f"note: {note}.") for note in length_notes(comp)]
+        out += [wrap(f"note: {line}") for line in shipped_lines(comp)]
     if figures:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
@@ -543,6 +548,38 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out += ["", *cost_lines(comp)]
     print("\n".join(out))
     return EXIT_OK
+
+
+def shipped_lines(comp: Any) -> list[str]:
+    """Each configuration whose values cannot all go into its target system's settings, in
+    one line: which, and what the settings it can take score (`core.shipped.as_shipped`, the
+    rule and the run the report's "Settings to ship" shows; rb 2: compare showed a gain the
+    target could not deliver, only the report said so)."""
+    from workbench.core.shipped import as_shipped
+
+    out = []
+    first = comp.configs[0].name
+    for i, config in enumerate(comp.configs):
+        shipped = as_shipped(comp, i)
+        if shipped is None:
+            continue
+        n = len(shipped.left_out)
+        said = (f"{config.name}: {n} value{'s' if n > 1 else ''} it was measured with "
+                f"({', '.join(shipped.left_out)}) cannot go into {shipped.target}'s "
+                "settings, where it keeps its own")
+        if shipped.rows:
+            metric, a, b, c, delta, p = shipped.rows[0]
+            digits, (_, shown) = row_digits([a, c], [0.0, delta])
+            fitted = trained_pair(comp, i)
+            against = ("as compared" if i == 0 else
+                       f"against {first}" + ("" if fitted or p is None else f", p {p_text(p)}"))
+            said += (f"; as shipped: {metric} {mean_text(c, digits=digits)} "
+                     f"({minus_text(shown, digits=digits)} {against}"
+                     + (", training scores" if fitted else "") + "), as compared "
+                     f"{mean_text(b, digits=digits)} (the settings: `workbench report`, "
+                     "Settings to ship)")
+        out.append(said)
+    return out
 
 
 def measured_costs(comp: Any) -> CostSection:
