@@ -4,8 +4,10 @@ say what they are; their sizes are not asserted (timings are flaky on a shared m
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -183,3 +185,42 @@ def test_bench_says_when_it_times_another_configuration(
 def test_bench_params_name_one_model(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", str(TEA), "-m", "bm25,hybrid", "-p", "alpha=0.3"]) == 2
     assert "name that model alone with -m" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("ending", ["md", "html"])
+def test_report_shows_the_cost_under_what_was_compared_only_with_cost(
+        ending: str, fake: FakeEncoder, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rb 6: compare --cost printed the cost; a report, the file a decision is made from, had
+    no cost side at all. With --cost it has the table, its notes (measured on this machine)
+    and what a change costs, with what was compared; without, none of it."""
+    from workbench.core.params import params_toml
+
+    both, text = tmp_path / "both.toml", tmp_path / "text.toml"
+    both.write_text(params_toml({"embedding_model": fake.name}))
+    text.write_text(params_toml({"embedding_model": fake.name, "fields": "text"}))
+    out = tmp_path / f"r.{ending}"
+    argv = ["report", str(TEA), "-m", "dense", "-c", str(both), "-c", str(text),
+            "-o", str(out)]
+    assert main(argv) == 0
+    plain = out.read_text()
+    assert "measured on this machine" not in plain and "a query: p50 / p95" not in plain
+    assert "What a change costs" not in plain
+    assert main([*argv, "--cost"]) == 0
+    capsys.readouterr()
+    page = out.read_text()
+    said = page.replace("\\_", "_").replace("&#x27;", "'")
+    assert "Cost, measured on this machine" in page
+    assert "a query: p50 / p95" in page and "query embedding: p50 / p95" in page
+    assert "Measured on this machine (" in page
+    assert "What a change costs" in page
+    assert ("From both to text: fields changes the documents' vectors: every document "
+            f"({_documents():,}) is embedded again") in said
+    if ending == "html":  # under What was compared: before the metrics
+        section = page[page.index('<section id="compared">'):page.index('<section id="metrics"')]
+        assert '<h3 id="cost">' in section and '<a href="#cost">' in page
+        rows = section[section.index("<tbody>"):].split("</tr>")
+        assert [re.findall(r"<td>(.*?)</td>", r)[0] for r in rows[:2]] == ["both", "text"]
+    else:
+        assert page.index("## Cost, measured on this machine") < page.index("## Metrics")
+        assert page.index("## Parameters that differ") < page.index("## Cost, measured")

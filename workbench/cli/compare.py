@@ -158,14 +158,15 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
                        help="documents that moved most shown per configuration (default 5; "
                        "the HTML report shows N of each kind: entered, left, jumped)")
-        if name == "compare":  # the report's cost section: not yet (rb 6)
-            p.add_argument("--cost", action="store_true",
-                           help="also what each configuration costs, measured on this "
-                           "machine: its build (timed whole, seconds to minutes; the "
-                           "documents embedded and read from the cache counted), the vectors' "
-                           "store and the documents' index, a query answered (p50/p95 over a "
-                           "sample) and a query embedded with the real encoder; what a change "
-                           "between them costs (re-embedding, or nothing for a live value)")
+        p.add_argument("--cost", action="store_true",
+                       help="also what each configuration costs, measured on this "
+                       "machine: its build (timed whole, seconds to minutes; the "
+                       "documents embedded and read from the cache counted), the vectors' "
+                       "store and the documents' index, a query answered (p50/p95 over a "
+                       "sample) and a query embedded with the real encoder; what a change "
+                       "between them costs (re-embedding, or nothing for a live value)"
+                       + ("; a report shows it under what was compared"
+                          if name == "report" else ""))
         if name == "report":
             p.add_argument("--format", choices=FORMATS, default=None,
                            help="html: one self-contained page, no network or other files "
@@ -642,6 +643,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     render = markdown if fmt == "md" else html_report
     # a file that was there is replaced (written whole, then moved over it): said, so that
     # a report sent round is not lost without a word
+    if args.cost:  # shown under what was compared (rb 6)
+        comp.cost = measured_costs(comp)
     replaced = path is not None and Path(path).is_file()
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
     if replaced:

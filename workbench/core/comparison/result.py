@@ -4,7 +4,7 @@ know of its data (`data_notes`): the one record compare, the report and the wind
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,6 +16,9 @@ from workbench.core.engine import Model, Scores
 from workbench.core.metrics.significance import NO_CHANGE
 from workbench.core.params import ParamValue
 from workbench.core.pipeline import Result
+
+if TYPE_CHECKING:
+    from workbench.core.cost import CostSection
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class Comparison:
     # (configuration, the setting undone alone, "" for none) → that run's places and totals
     # (`comparison.undo`): each mover of a configuration reads the same runs
     undone_runs: dict[tuple[int, str], Any] = field(default_factory=dict, repr=False)
+    # what each configuration costs, measured (`core.cost.cost_section`), where asked for
+    # (`report --cost`): shown under what was compared; None where not asked for
+    cost: CostSection | None = field(default=None, repr=False)
 
     def whole_scores(self, j: int) -> Scores | None:
         """Configuration j's scores of every pair its model scores (`Model.combine`), where

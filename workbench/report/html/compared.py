@@ -10,6 +10,7 @@ from html import escape
 import workbench
 from workbench.core.comparison import Comparison
 from workbench.report.html.cells import _table
+from workbench.report.html.cost import _cost
 from workbench.report.text import (
     AGREEMENT_NOTE,
     agreement_table,
@@ -66,7 +67,7 @@ def _compared(comp: Comparison, k: int = 10) -> str:
                   + "".join(f"<li>{escape(line)}</li>" for line in summary) + "</ul></div>")
     return (f'<section id="compared"><h2>What was compared</h2>{notes}<dl>{dl}</dl>'
             f"<h3>Configurations</h3>{configs}"
-            f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')
+            f'<h3 id="parameters">Parameters that differ</h3>{params}{_cost(comp)}</section>')
 
 
 

@@ -38,7 +38,8 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}" + ("; every pair against each other under Every pair"
                               if found.found else "") + "</p>",
-        _nav(measured, bool(comp.figures), bool(found)), _compared(comp, k),
+        _nav(measured, bool(comp.figures), bool(found), comp.cost is not None),
+        _compared(comp, k),
         _metrics(comp) if measured else "", _pairs(comp, found), _returns(comp),
         _agreement(comp, k), _per_query(comp, metric) if measured else "",
         _movers(comp, k, top), _distributions(comp, k), _settings(comp),
@@ -51,9 +52,12 @@ def _joined(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _nav(measured: bool, returns: bool = False, every_pair: bool = False) -> str:
-    """The links to the report's sections; those of the metrics only where there are some."""
+def _nav(measured: bool, returns: bool = False, every_pair: bool = False,
+         cost: bool = False) -> str:
+    """The links to the report's sections; those of the metrics only where there are some,
+    the cost's where it was asked for."""
     links = [("compared", "compared"), ("parameters", "parameters"),
+             *([("cost", "cost")] if cost else []),
              *([("metrics", "metrics")] if measured else []),
              *([("pairs", "every pair")] if every_pair else []),
              *([("returns", "what each returns")] if returns else []),

@@ -15,6 +15,7 @@ from workbench.report.text.compared import (
     subject,
     trained_pair,
 )
+from workbench.report.text.cost import cost_markdown
 from workbench.report.text.headline import chart_metric, per_query
 from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import _md_table, code_span, flags_as_code, md, ticks_as_code
@@ -48,6 +49,9 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += ["## Parameters that differ", ""]
     lines += (_md_table(header, rows, numeric_from=len(header)) if rows
               else ["None: the configurations are identical."])
+    cost = cost_markdown(comp)  # with what was compared, where asked for (rb 6)
+    if cost:
+        lines += ["", *cost]
     if comp.rows:
         lines += ["", "## Metrics", ""]
         for i in range(1, len(comp.configs)):
