@@ -217,7 +217,8 @@ def test_in_short_says_what_a_reader_needs() -> None:
     r100 = next(r for r in comp.rows if r.metric == "r@100")
     line = summary_lines(comp)[0]
     assert "no clear difference: it may be chance" in line
-    assert (f"Beyond chance on other metrics: r@100 {r100.means[0]:.4f} → {r100.means[1]:.4f} "
+    assert (f"Beyond chance on other metrics, after Holm's adjustment: r@100 "
+            f"{r100.means[0]:.4f} → {r100.means[1]:.4f} "
             f"({r100.deltas[1]:+.4f}, p 0.006, ") in line
 
 
@@ -249,7 +250,7 @@ def test_in_short_names_other_metrics_beyond_chance_when_the_headline_is_unchang
                  else dataclasses.replace(r, p_values=[None, 0.5]) for r in comp.rows]
     line = summary_lines(comp)[0]
     assert "the same on every one of the 25 queries (other metrics moved" in line
-    assert "Beyond chance on other metrics: r@100 " in line
+    assert "Beyond chance on other metrics, after Holm's adjustment: r@100 " in line
 
 
 def test_identical_configurations_carry_no_caution_about_many_p_values() -> None:

@@ -280,8 +280,12 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             say(f"the {_held(t.n, noun)} score{'s' if t.n == 1 else ''} the same either way "
                 "(▲0 ▼0): there is no difference to test")
         else:
-            verdict = ("significant at 0.05" if t.p_value < 0.05 else
-                       "not significant at 0.05: the difference may be chance")
+            # the primary comparison, tested alone: compare, report and the window give this
+            # pair on this metric the same verdict whatever else they show (review rb, 1)
+            verdict = ("beyond chance at 0.05" if t.p_value < 0.05 else
+                       "not beyond chance at 0.05: the difference may be chance")
+            verdict += (" (the primary comparison, tested alone; compare and report give it "
+                        "the same verdict, whatever else they show)")
             say(f"paired randomisation test over {_held(t.n, noun)}: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         advice = ("" if final.kept_start else

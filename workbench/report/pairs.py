@@ -13,9 +13,11 @@ up (an adjusted p never falls below a smaller one's).
 Not counted in m, and not called different: a pair on which no query moved (p 1: it can
 never be), a pair with training scores on a side (no test means anything there), and a
 configuration that returns nothing on every query (a setup to fix, not a ranking to beat; the
-report's notes say why). A pair with the first is called beyond chance only where the metric
-table calls it so too: its own rule counts every p-value the table shows, and one test must
-not read "weak" there and "beyond chance" here.
+report's notes say why). One rule with the metric table (`text.chance`, review rb 1): a
+primary comparison (a tuned configuration against its own start on the metric it was tuned
+for, held out) is tested alone at 0.05, whatever else is shown; a pair with the first is the
+table's own test, adjusted over the table's exploratory p-values, so that one test reads one
+way in both; every other pair is adjusted over those and the other pairs'.
 """
 
 from __future__ import annotations
@@ -29,10 +31,8 @@ import numpy as np
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.core.metrics.significance import paired_test
 from workbench.report.text import (
-    BEYOND,
     _and,
     cases_passed,
-    evidence,
     headline_metric,
     is_count,
     minus_text,
@@ -41,8 +41,8 @@ from workbench.report.text import (
     pair_texts,
     shown_name,
     singular,
-    tests_shown,
 )
+from workbench.report.text.chance import _family, holm_p, primary
 
 # below this many configurations the metric table already holds every pair; above the most,
 # every pair is too many to read or to test (66 pairs at 12)
@@ -61,9 +61,8 @@ class Pair:
     `better` / `worse` count the queries on which b did better / worse than a. p_value is
     the paired randomisation test's, None where the pair is not tested (`why_not`: training
     scores, a side that returns nothing); `adjusted` is Holm's over the pairs tested, None
-    where the pair is not one (no query moved, or no test). `table_weak`: a pair with the
-    first below 0.05 after the adjustment whose p the metric table calls weak evidence among
-    the many it shows."""
+    where the pair is not one (no query moved, or no test), p itself for a `primary`
+    comparison (tested alone)."""
 
     a: int
     b: int
@@ -76,7 +75,7 @@ class Pair:
     p_value: float | None
     adjusted: float | None
     why_not: str = ""
-    table_weak: bool = False
+    primary: bool = False
 
     @property
     def moved(self) -> bool:
@@ -88,7 +87,7 @@ class Pair:
 
     @property
     def beyond_chance(self) -> bool:
-        return self.adjusted is not None and self.adjusted < 0.05 and not self.table_weak
+        return self.adjusted is not None and self.adjusted < 0.05
 
 
 @dataclass(frozen=True)
@@ -148,15 +147,31 @@ def pairs(comp: Comparison) -> Pairs:
         # 10,000 resamples floor p at 1e-4: times the 66 pairs at most, still far below 0.05)
         tested = table_p if table_p is not None else test.p_value
         found.append((a, b, metric, None if why else tested, better, worse, why))
-    adjusted = holm([p if p is not None and better + worse else None
-                     for _, _, _, p, better, worse, _ in found])
+    # one rule (`text.chance`): a primary comparison is tested alone; a pair with the first
+    # is the metric table's test, adjusted over the table's family; every other pair over
+    # that family and the other pairs' p-values, as exploratory as the table's
+    first = {k for k, (a, b, metric, *_rest) in enumerate(found) if primary(comp, a, b, metric)}
+    others = [k for k, (a, *_rest) in enumerate(found) if a != 0 and k not in first]
+    family = _family(comp)
+    adjusted_others = holm([*family, *[found[k][3] if found[k][3] is not None
+                                       and found[k][4] + found[k][5] else None
+                                       for k in others]])[len(family):]
+    by_other = dict(zip(others, adjusted_others, strict=True))
     out = []
-    for (a, b, metric, p, better, worse, why), adj in zip(found, adjusted, strict=True):
+    for k, (a, b, metric, p, better, worse, why) in enumerate(found):
         row = rows[metric]
-        weak = (a == 0 and adj is not None and adj < 0.05
-                and evidence(comp, row, b) != BEYOND)
+        adj: float | None
+        if p is None or not better + worse:
+            adj = None
+        elif k in first:
+            adj = p
+        elif a == 0:
+            adj = holm_p(comp, p)
+        else:
+            adj = by_other[k]
         out.append(Pair(a, b, metric, row.means[a], row.means[b],
-                        row.means[b] - row.means[a], better, worse, p, adj, why, weak))
+                        row.means[b] - row.means[a], better, worse, p, adj, why,
+                        primary=k in first))
     return Pairs(out, empty, no_metric)
 
 
@@ -245,9 +260,11 @@ def pair_note(comp: Comparison) -> str:
     queries = nouns(comp)[1]
     return (f"Each pair on the metric both have, over the {counted:,} {queries} the metric "
             "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
-            "the two; Holm p: that p adjusted for every pair tested here (Holm's step-down: "
-            "the k-th smallest of m times m − k + 1), so that among all the pairs the chance "
-            "of calling any different when none is stays under 5%. —: not tested (no "
+            "the two; Holm p: that p adjusted by Holm's step-down (the k-th smallest of m "
+            "times m − k + 1) over the exploratory p-values shown: for a pair with the first, "
+            "the metric table's; for any other, those and the other pairs'. A primary "
+            "comparison (a tuned configuration against its own start on the metric it was "
+            "tuned for, held out) is tested alone: its Holm p is its p. —: not tested (no "
             f"{singular(queries)} moved, training scores, or a configuration that returns "
             "nothing)")
 
@@ -283,16 +300,15 @@ def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = st
     said = [_win_text(comp, f, name, len(metrics) > 1, label) for f in beyond[:NAMED_MOST]]
     if len(beyond) > NAMED_MOST:
         said.append(f"{len(beyond) - NAMED_MOST} more (★ in the table)")
-    holm = "after Holm's adjustment for the pairs tested"
+    holm = ("by the rule under Metrics (a primary comparison alone at 0.05, every other "
+            "pair after Holm's adjustment)")
     if m == 1:
         lead = (f"Every pair{on}{counted}: the one pair tested "
                 + (f"differs beyond chance: {said[0]}." if beyond else
                    "does not differ beyond chance."))
     elif not beyond:
         lead = (f"Every pair{on}{counted}: none of the {m} pairs tested differs beyond chance "
-                + (holm if not any(f.table_weak for f in tested) else
-                   "(Holm's adjustment, and the metric table's rule for pairs with the first)")
-                + ".")
+                + holm + ".")
     else:
         share = ("both" if m == 2 and len(beyond) == 2 else f"all {m}" if len(beyond) == m
                  else f"{len(beyond)} of the {m}")
@@ -307,35 +323,26 @@ def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool
     b_wins = f.delta > 0 if higher_is_better(f.metric) else f.delta < 0
     win, lose = (f.b, f.a) if b_wins else (f.a, f.b)
     metric = f"{label(f.metric)} " if mixed else ""
+    test = (f"p {p_text(f.p_value)}, the primary comparison, tested alone" if f.primary
+            else f"Holm p {p_text(f.adjusted)}")
     return (f"{name(comp.configs[win].name)} over {name(comp.configs[lose].name)} "
-            f"({metric}{minus_text(abs(f.delta))}, Holm p {p_text(f.adjusted)})")
+            f"({metric}{_shown_delta(f)}, {test})")
 
 
 def _single_only(comp: Comparison, tested: list[Pair], m: int,
                  name: Callable[[str], str]) -> str:
-    """The pairs below 0.05 as a single test that are not called different: by the
-    adjustment, or (with the first) by the metric table's rule, so that the two sections
-    do not read as contradicting each other."""
-    out = ""
-    alone = [f for f in tested if (f.p_value or 1.0) < 0.05 and not f.beyond_chance
-             and not f.table_weak]
-    if alone:
-        both = "; ".join(f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)} "
-                         f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
-                         for f in alone[:NAMED_MOST])
-        more = f" and {len(alone) - NAMED_MOST} more" if len(alone) > NAMED_MOST else ""
-        out += (f" Below 0.05 as a single test, but not after the adjustment for the {m} "
-                f"pairs: {both}{more}.")
-    weak = [f for f in tested if f.table_weak]
-    if weak:
-        pairs_ = _and([f"{name(comp.configs[f.b].name)} against "
-                       f"{name(comp.configs[f.a].name)} (p {p_text(f.p_value)}, Holm p "
-                       f"{p_text(f.adjusted)})" for f in weak])
-        one = len(weak) == 1
-        out += (" Not called different here though below 0.05 among the pairs: "
-                f"{pairs_}, as the metric table calls {'it' if one else 'them'} weak evidence "
-                f"among the {tests_shown(comp)} p-values it shows (one test, one verdict).")
-    return out
+    """The exploratory pairs below 0.05 alone that are not called different after Holm's
+    adjustment: weak evidence, said so, so that the two sections do not read as
+    contradicting each other."""
+    alone = [f for f in tested if (f.p_value or 1.0) < 0.05 and not f.beyond_chance]
+    if not alone:
+        return ""
+    both = "; ".join(f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)} "
+                     f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
+                     for f in alone[:NAMED_MOST])
+    more = f" and {len(alone) - NAMED_MOST} more" if len(alone) > NAMED_MOST else ""
+    return (" Below 0.05 alone, but exploratory and not below 0.05 after Holm's adjustment "
+            f"(weak evidence): {both}{more}.")
 
 
 def _left_out(comp: Comparison, found: Pairs, name: Callable[[str], str]) -> str:
@@ -360,3 +367,11 @@ def _left_out(comp: Comparison, found: Pairs, name: Callable[[str], str]) -> str
         out.append(f"{found.no_metric} pair{'s' if found.no_metric > 1 else ''} with no "
                    "quality metric in common (left out of the table)")
     return f" Not tested: {'; '.join(out)}." if out else ""
+
+
+def _shown_delta(f: Pair) -> str:
+    """The pair's difference, unsigned, as the pair table shows B − A: the difference of the
+    two means shown (review rb, 7: the sentence had given +0.0215, the rounded exact
+    difference, under a table of +0.0216)."""
+    _, _, delta = pair_texts(f.mean_a, f.mean_b, f.delta)
+    return "+" + delta.lstrip("+−-")

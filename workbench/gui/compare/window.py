@@ -70,6 +70,7 @@ from workbench.report.text import (
     held_out_verdict,
     length_notes,
     many_tests_note,
+    primary_text,
     tests_shown,
     trained_pair,
 )
@@ -131,13 +132,15 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
     found = pairs(comp)
     if found:  # three or more: the pairs the table, each against A, does not hold
         whole = pair_summary(comp, found, label=metric_label)
-        out.append((whole.split(" Below 0.05 as a single test")[0], whole))
-    many = many_tests_note(comp)
+        out.append((whole.split(" Below 0.05 alone")[0], whole))
+    many = many_tests_note(comp, summary="the verdicts here")
     if many:
         n = tests_shown(comp)
-        # on one line at 1,280 px (it took two, a metric row's height: dr1 8)
-        out.append((f"{n} p-values shown, none adjusted: beyond chance (coloured, p bold) "
-                    f"only where p is below 0.05 / {n} = {0.05 / n:.2g}", many))
+        # the rule, once, on one line at 1,280 px (it took two, a metric row's height: dr1 8)
+        out.append(((f"tune's primary comparison tested alone at 0.05; the other {n} p-values "
+                     "after Holm's adjustment" if primary_text(comp) else
+                     f"{n} p-values shown: beyond chance (coloured, p bold) only after Holm's "
+                     "adjustment"), many))
     return out
 
 class ListsScroll(QScrollArea):

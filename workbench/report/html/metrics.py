@@ -75,10 +75,9 @@ def _metrics(comp: Comparison) -> str:
              "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
              "the reverse): the interval assumes the differences near-normal, the test does "
              "not, so where they disagree the difference is borderline. ▲/▼: queries "
-             "improved / worsened. A Δ is coloured (green better, red worse) only where p is "
-             "below 0.05"
-             + (f" and, among the {tests_shown(comp)} p-values shown, below 0.05 / "
-                f"{tests_shown(comp)} (☆: below 0.05 only, weak evidence)"
+             "improved / worsened. A Δ is coloured (green better, red worse) only where the "
+             "difference is beyond chance by the rule under the table"
+             + (" (☆: p below 0.05 alone, but not after Holm's adjustment: weak evidence)"
                 if any(evidence(comp, r, i) == WEAK for r in comp.rows
                        for i in range(1, len(comp.configs))) else "")
              + "; a bundle's files and tokens, a cost, and judged@, coverage, never.</p>")
@@ -152,8 +151,9 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
             # below 0.05 that is weak among many shown is marked ☆, not coloured
             mark = "" if training else evidence(comp, r, i)
             tone = _sign_class(r.deltas[i], r.metric) if mark == BEYOND else ""
-            weak = ' <span class="weak" title="p below 0.05, but weak evidence among the ' \
-                f'{tests_shown(comp)} p-values shown">☆</span>' if mark == WEAK else ""
+            weak = (' <span class="weak" title="p below 0.05 alone, but exploratory and not '
+                    "below 0.05 after Holm's adjustment over the "
+                    f'{tests_shown(comp)} p-values shown">☆</span>' if mark == WEAK else "")
             fitted = trained_pair(comp, i)  # no test against training scores: "—"
             cells += [f'<td class="num">{mean_text(r.means[i], count, digits)}</td>',
                       f'<td class="num {tone}">'

@@ -20,6 +20,8 @@ from workbench.report.text.chance import (
     evidence,
     evidence_key,
     many_tests_note,
+    primary,
+    primary_text,
     tests_shown,
     weak_p,
 )
@@ -171,6 +173,8 @@ __all__ = [
     "pair_texts",
     "params_table",
     "per_query",
+    "primary",
+    "primary_text",
     "relevant_left_out",
     "row_digits",
     "settings_leads",

@@ -22,7 +22,7 @@ def _not_among_pairs(comp: Comparison, i: int, metric: str, verdict: str) -> str
     found = pairs(comp)
     pair = next((f for f in found.found if (f.a, f.b) == (0, i) and f.metric == metric
                  and f.adjusted is not None), None)
-    if pair is None or pair.adjusted is None or pair.adjusted < 0.05:
+    if pair is None or pair.adjusted is None or pair.beyond_chance:
         return ""
     return (f" as a single test, but not after Holm's adjustment for the "
             f"{len(found.tested)} pairs (Holm p {p_text(pair.adjusted)}, Every pair)")
@@ -65,11 +65,14 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
     pair = next((f for f in found.found if {f.a, f.b} == {best, second}
                  and f.metric == metric and f.tested), None)
     if pair is not None and pair.adjusted is not None:
-        m = len(found.tested)
-        verdict = (f"a difference beyond chance among the {m} pairs (Holm p "
+        p = pair.p_value if pair.p_value is not None else p  # one test, one p
+        verdict = ("a difference beyond chance: the primary comparison, tested alone"
+                   if pair.primary and pair.beyond_chance else
+                   "a difference beyond chance after Holm's adjustment (Holm p "
                    f"{p_text(pair.adjusted)}, Every pair)" if pair.beyond_chance else
-                   f"p below 0.05 as a single test, but not among the {m} pairs (Holm p "
-                   f"{p_text(pair.adjusted)}, Every pair): it may be chance" if p < 0.05 else
+                   "p below 0.05 alone, but exploratory and not below 0.05 after Holm's "
+                   f"adjustment (Holm p {p_text(pair.adjusted)}, Every pair): weak evidence"
+                   if p < 0.05 else
                    f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
                    "apart" if changed <= 5 else
                    "no clear difference between the two: it may be chance")

@@ -11,13 +11,26 @@ from workbench.report.text.lengths import _cutoff, _lengths_text
 from workbench.report.text.numbers import p_text, pair_texts
 
 
-def _shorter_lists(comp: Comparison, i: int) -> str:
+def _shorter_lists(comp: Comparison, i: int, metric: str) -> str:
     """A sentence where configuration i and the first stop their lists at different lengths
-    but also rank differently: the difference mixes the two ("" otherwise)."""
-    if not comp.cut_short(i) or comp.same_order(i):
+    but also rank differently, and `metric` reads past the shorter list on some query where
+    the lengths differ: its difference mixes the two ("" otherwise: a metric at 10 reads only
+    the top 10, so a list of 66 against 100 is none of its difference; review rb, 3)."""
+    if not comp.cut_short(i) or comp.same_order(i) or not _reads_past(comp, i, metric):
         return ""
     return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
         "under Metrics)."
+
+
+def _reads_past(comp: Comparison, i: int, metric: str) -> bool:
+    """Whether `metric` (its cut-off; none: the whole list) reads past the shorter of
+    configuration i's and the first's lists on some counted query where their lengths
+    differ."""
+    cut = _cutoff(metric)
+    a, b = comp.lengths(0), comp.lengths(i)
+    differ = a != b  # both over the counted queries already
+    shorter = np.minimum(a, b)[differ]
+    return bool(shorter.size) and (cut is None or bool(np.any(shorter < cut)))
 
 
 def relevant_left_out(comp: Comparison, i: int) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -10,7 +10,7 @@ from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.agreement import agreement_summary
 from workbench.report.text.best import _not_among_pairs, best_line
 from workbench.report.text.cases import _disagree, case_change, cases_passed
-from workbench.report.text.chance import weak_p
+from workbench.report.text.chance import primary, weak_p
 from workbench.report.text.compared import _and, has_judgments, nouns, singular, trained_pair
 from workbench.report.text.cuts import _cut_cost, _cut_verdict, _shorter_lists
 from workbench.report.text.headline import headline_metric, tied_gain
@@ -104,7 +104,16 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             # values: no verdict between two models ("dense against tea_bm25: no clear
             # difference held out" had been bm25 against bm25)
             tuned = [c for c in (first, name) if c in comp.training]
-            said = (f"{name} against {first}: {move} — {_and(tuned)}'s figures are training "
+            who = name if name in comp.training else first
+            estimate = held_out_estimate(comp, who, metric)
+            verdict = held_out_verdict(comp, who, metric)
+            # the held-out estimate first, the training figures second with the gap between
+            # them (review rb, 9: the two numbers a reader quotes had both been training ones)
+            lead = (f"{name} against {first}: tune's held-out estimate first: {estimate}"
+                    + (f": {verdict}" if verdict else "")
+                    + f"{_optimism(comp, who, metric)}. Training scores second: "
+                    if estimate else f"{name} against {first}: ")
+            said = (f"{lead}{move} — {_and(tuned)}'s figures are training "
                     f"scores (tuned on these {queries}), so there is no test between the two "
                     f"models here; compare them on {queries} neither was tuned on.")
         elif trained_pair(comp, i):
@@ -117,6 +126,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                                            metric)
                 said = (f"{name} against {first}: {estimate}"
                         + (f": {verdict}" if verdict else "")
+                        + _optimism(comp, name if name in comp.training else first, metric)
                         + f". On the {queries} {who} tuned on, {move} — training scores, no "
                         f"evidence for new {queries}: the held-out figures are the estimate.")
             else:
@@ -155,11 +165,15 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             p = row.p_values[i]
             better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
             changed = row.improved[i] + row.worsened[i]
-            weak = weak_p(comp, p)
-            verdict = (f"{'better' if better else 'worse'}: p below 0.05, but {weak}"
+            # one rule (`chance`): the primary comparison alone at 0.05, whatever else is
+            # shown; any other p after Holm's adjustment (review rb, 1)
+            is_primary = primary(comp, 0, i, metric)
+            weak = "" if is_primary else weak_p(comp, p)
+            alone = " (the primary comparison, tested alone)" if is_primary else ""
+            verdict = (f"{'better' if better else 'worse'}: p below 0.05 alone, but {weak}"
                        if weak else
-                       "better, beyond chance" if p is not None and p < 0.05 and better
-                       else "worse, beyond chance" if p is not None and p < 0.05
+                       f"better, beyond chance{alone}" if p is not None and p < 0.05 and better
+                       else f"worse, beyond chance{alone}" if p is not None and p < 0.05
                        # 2^(1 − m): the smallest p a sign-flip test over m changed queries has
                        else f"too few {queries} changed ({changed}) for any test to tell it "
                        "from chance" if changed <= 5
@@ -169,7 +183,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     f"{verdict}{_not_among_pairs(comp, i, metric, verdict)}.")
             cost, recall = _cut_cost(comp, i, metric)
             said += cost + _also_beyond_chance(comp, i, metric, recall, weak_said=bool(weak))
-            said += _shorter_lists(comp, i)
+            said += _shorter_lists(comp, i, metric)
             said += tied_gain(comp, i, metric)
         said += figure_summary(comp, i)
         untested = comp.untested(i)
@@ -230,7 +244,9 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         f"{shipped.target} cannot take"
                         + (f"; the settings alone score {metric} "
                            f"{_alone_text(s_row)} against {first}, {test})"
-                           if s_row else "") + " — see Settings to ship.")
+                           if s_row else "")
+                        + _status_quo_text(shipped, metric, model, trained_pair(comp, i))
+                        + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
     metric, overall_row = overall
@@ -243,6 +259,35 @@ def _alone_text(s_row: Sequence[Any]) -> str:
     which the first's mean as Settings to ship shows it agrees (`row_digits`)."""
     _, alone, delta = pair_texts(s_row[1], s_row[3], s_row[4])
     return f"{alone} ({delta}"
+
+
+def _status_quo_text(shipped: Any, metric: str, model: str, trained: bool) -> str:
+    """As shipped against its own model's defaults, what runs today, on `metric` (review rb,
+    5): "; against hybrid's own defaults, what runs today: 0.6952 → 0.7120 (+0.0168, p
+    0.021)"; "" where the first configuration is those defaults (said already)."""
+    row = next((r for r in shipped.status_quo if r[0] == metric), None)
+    if row is None:
+        return ""
+    a, b, delta = pair_texts(row[1], row[2], row[3])
+    p = (", training scores" if trained else
+         f", p {p_text(row[4])}" if row[4] is not None else "")
+    return f"; against {model}'s own defaults, what runs today: {a} → {b} ({delta}{p})"
+
+
+def _optimism(comp: Comparison, name: str, metric: str) -> str:
+    """How far configuration `name`'s training score on `metric` sits from tune's held-out
+    estimate of it ("" without one): "; its training score, 0.4016, is 0.0112 above that
+    held-out 0.3904"."""
+    t = comp.tuned.get(name)
+    j = next((k for k, c in enumerate(comp.configs) if c.name == name), None)
+    row = next((r for r in comp.rows if r.metric == metric), None)
+    if t is None or j is None or row is None or not _has_held_out(t) or t.metric != metric:
+        return ""
+    trained, held = row.means[j], t.held_tuned
+    _, _, gap = pair_texts(held, trained)
+    side = "above" if trained >= held else "below"
+    return (f"; {name}'s training score, {mean_text(trained)}, is {gap.lstrip('+−-')} {side} "
+            f"that held-out {mean_text(held)}")
 
 
 def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
@@ -273,9 +318,11 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
         a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i])
         into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
                     f"{'better' if better else 'worse'})")
-    out = f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
+    out = (f" Beyond chance on other metrics, after Holm's adjustment: {'; '.join(said)}."
+           if said else "")
     if weak:
-        out += (f" Below 0.05 on {'other metrics' if not said else 'others'}, "
+        out += (f" Below 0.05 alone on {'other metrics' if not said else 'others'}, "
                 + ("as weak evidence" if weak_said else
-                   f"but {weak_p(comp, 0.0, always=True)}") + f": {'; '.join(weak)}.")
+                   f"but {weak_p(comp, 0.0, always=True)}: weak evidence")
+                + f": {'; '.join(weak)}.")
     return out
