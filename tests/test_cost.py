@@ -66,7 +66,10 @@ def test_the_build_counts_what_it_embedded_and_the_store_is_n_dim_4(fake: FakeEn
     assert first.embedded is not None and first.embedded > 0 and first.from_cache == 0
     assert first.seconds is not None and first.seconds > 0
     assert cost.build_cell(first) not in ("not measured this run", "—")
-    # every vector is in the cache now: the build was not measured, and said so
+    # every vector is in the cache now, from another run (this process's record dropped):
+    # the build was not measured, and said so
+    from workbench.core.embeddings.embed import EMBEDDED
+    EMBEDDED.pop((fake.name, "", "documents"))
     again = cost.measure_build(model, ds, params)
     assert again.embedded == 0 and again.from_cache == n
     assert again.seconds is None and again.rest_seconds is not None and again.rest_seconds > 0
@@ -82,12 +85,12 @@ def test_serving_times_a_query_and_its_embedding_on_the_named_device(fake: FakeE
     got = cost.measure(model.id, model, ds, params)
     s = got.serving
     assert s is not None and s.sample == min(len(ds.queries), cost.SERVE_SAMPLE)
-    assert s.p50_ms > 0 and s.p95_ms >= s.p50_ms and s.documents_read_ms > 0
+    assert s.p50_ms > 0 and s.p95_ms >= s.p50_ms and s.overhead_ms > 0
     assert s.embedding is not None and s.embedding.device == "fake-device"
     assert s.embedding.sample == min(len(ds.queries), cost.EMBED_SAMPLE)
     assert s.embedding.p50_ms > 0
     row = cost.cost_rows([got])[0]
-    assert row[7].endswith("ms on fake-device")
+    assert row[7].endswith(f"ms (of {s.embedding.sample}) on fake-device")
     assert " CPU cores" in cost.cost_notes([got])[0]
 
 
@@ -99,6 +102,8 @@ def test_bm25_has_an_index_and_no_vectors() -> None:
     assert got.serving is not None and got.serving.embedding is None
     row = cost.cost_rows([got])[0]
     assert row[2] == "none (embeds nothing)" and row[7] == "none"
+    notes = " ".join(cost.cost_notes([got]))  # dr4 7a: no vector in a BM25-only table
+    assert "vector" not in notes and "embedding" not in notes
 
 
 def test_a_change_of_fields_re_embeds_and_a_live_one_costs_nothing() -> None:
@@ -119,12 +124,13 @@ def test_compare_shows_the_cost_table_only_with_cost(capsys: pytest.CaptureFixtu
     argv = ["compare", str(TEA), "-m", "bm25", "--defaults", "-p", "k1=1.6"]
     assert main(argv) == 0
     plain = capsys.readouterr().out
-    assert "cost (measured on this machine" not in plain and "a query: p50 / p95" not in plain
+    assert "cost (measured on this machine" not in plain
+    assert "scoring a query: p50 / p95" not in plain
     assert main([*argv, "--cost"]) == 0
     out = capsys.readouterr().out
     assert "cost (measured on this machine; see the notes):" in out
     table = out[out.index("cost (measured"):]
-    assert "a query: p50 / p95" in table and "documents' index" in table
+    assert "scoring a query: p50 / p95" in table and "documents' index" in table
     assert [line.split()[0] for line in table.splitlines()[3:5]] == ["defaults", "k1=1.6"]
     assert "what a change costs: From defaults to k1=1.6: k1: live, nothing to build" in out
 
@@ -204,14 +210,15 @@ def test_report_shows_the_cost_under_what_was_compared_only_with_cost(
             "-o", str(out)]
     assert main(argv) == 0
     plain = out.read_text()
-    assert "measured on this machine" not in plain and "a query: p50 / p95" not in plain
+    assert "measured on this machine" not in plain
+    assert "scoring a query: p50 / p95" not in plain
     assert "What a change costs" not in plain
     assert main([*argv, "--cost"]) == 0
     capsys.readouterr()
     page = out.read_text()
     said = page.replace("\\_", "_").replace("&#x27;", "'")
     assert "Cost, measured on this machine" in page
-    assert "a query: p50 / p95" in page and "query embedding: p50 / p95" in page
+    assert "scoring a query: p50 / p95" in page and "query embedding: p50 / p95" in page
     assert "Measured on this machine (" in page
     assert "What a change costs" in page
     assert ("From both to text: fields changes the documents' vectors: every document "
@@ -224,3 +231,104 @@ def test_report_shows_the_cost_under_what_was_compared_only_with_cost(
     else:
         assert page.index("## Cost, measured on this machine") < page.index("## Metrics")
         assert page.index("## Parameters that differ") < page.index("## Cost, measured")
+
+
+def test_a_query_is_scored_on_state_held_once_not_rebuilt_per_call(
+        fake: FakeEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr4 1: each timed query had hashed every document (the corpus fingerprint) and opened
+    the embedding store again; held once, as a server holds them."""
+    from workbench.core import data
+    from workbench.core.embeddings import cache, embed
+
+    ds, model = load_dataset(TEA), get_model("hybrid")
+    params = model.schema.resolve({"embedding_model": fake.name})
+    cost.measure_build(model, ds, params)  # the vectors into the cache
+    hashed, opened = [], []
+    real_hash, real_open = data.Dataset.corpus_fingerprint, cache.open_store
+
+    def counting_hash(self: data.Dataset) -> str:
+        hashed.append(1)
+        return real_hash(self)
+
+    def counting_open(*a: object, **k: object) -> object:
+        opened.append(1)
+        return real_open(*a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(data.Dataset, "corpus_fingerprint", counting_hash)
+    monkeypatch.setattr(embed, "open_store", counting_open)
+    s = cost.measure_serving(model, ds, params, queries=5, embedded=2)
+    assert s.sample == 5
+    assert len(hashed) == 1 and len(opened) == 1
+
+
+def test_documents_embedded_earlier_in_the_run_are_shown_not_unmeasured(
+        fake: FakeEncoder) -> None:
+    """dr4 3: compare embeds before it measures; that embedding is shown, with its device."""
+    from workbench.core.embeddings import embed_texts
+    from workbench.core.models.dense import document_texts
+
+    ds, model = load_dataset(TEA), get_model("dense")
+    params = model.schema.resolve({"embedding_model": fake.name})
+    embed_texts(document_texts(ds), model=fake.name, what="documents")  # as compare does
+    b = cost.measure_build(model, ds, params)
+    assert b.all_cached and b.embedding is not None and b.embedding.earlier
+    assert b.embedding.texts == _documents() and b.embedding.device == "fake-device"
+    assert "earlier in this run" in cost.build_cell(b)
+    row = cost.cost_rows([cost.Cost("dense", "dense", b)])[0]
+    assert f"earlier in this run: {_documents():,} in " in row[2]
+    assert "texts/s" in row[2] and "fake-device" in row[2]
+    assert not any("Build not measured" in n for n in cost.cost_notes([cost.Cost("d", "d", b)]))
+    assert b.peak_rss is not None and b.peak_rss > 0
+
+
+def test_a_build_that_embeds_times_its_embedding(fake: FakeEncoder) -> None:
+    ds, model = load_dataset(TEA), get_model("dense")
+    params = model.schema.resolve({"embedding_model": fake.name})
+    b = cost.measure_build(model, ds, params)
+    assert b.embedding is not None and not b.embedding.earlier
+    assert b.embedding.texts == _documents()
+
+
+def test_a_build_under_a_tenth_of_a_second_is_not_zero() -> None:
+    b = cost.Build(documents=3, seconds=0.004)
+    assert cost.build_cell(b) == "4 ms"
+    assert cost.build_cell(cost.Build(documents=3, seconds=0.0002)) == "under 1 ms"
+
+
+class LoadingEncoder(FakeEncoder):
+    """A fake encoder that says whether it is loaded, as sentence-transformers' does."""
+
+    def __init__(self, loaded: bool) -> None:
+        super().__init__()
+        self.loaded = loaded
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        self.loaded = True
+        return super().encode(texts, batch_size=batch_size, progress=progress)
+
+
+@pytest.mark.parametrize("loaded", [True, False])
+def test_a_cold_start_is_said_only_where_the_model_was_not_loaded(loaded: bool) -> None:
+    """dr4 4: a model compare had loaded already had been called a cold start."""
+    enc = LoadingEncoder(loaded)
+    register_encoder(enc.name, enc)
+    ds, model = load_dataset(TEA), get_model("dense")
+    params = model.schema.resolve({"embedding_model": enc.name})
+    cost.measure_build(model, ds, params)  # every vector cached, as a later run finds them
+    enc.loaded = loaded
+    s = cost.measure_serving(model, ds, params, queries=2, embedded=2)
+    assert s.embedding is not None and s.embedding.cold is (not loaded)
+    notes = " ".join(cost.cost_notes([cost.Cost("dense", "dense", cost.Build(3), s)]))
+    assert ("Cold start (model load)" in notes) is (not loaded)
+    assert ("already loaded in this process" in notes) is loaded
+
+
+def test_stored_embeddings_embed_nothing() -> None:
+    """dr4 7c: hybrid's embeddings=stored reads the data's vectors; no document is embedded."""
+    ds, model = load_dataset(TEA), get_model("hybrid")
+    base = model.schema.resolve(None)
+    stored_ = model.schema.resolve({"embeddings": "stored"})
+    notes = cost.change_notes([("defaults", model, base), ("stored", model, stored_)], ds)
+    assert "embedded again" not in notes[0]
+    assert "nothing embedded" in notes[0]

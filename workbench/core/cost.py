@@ -9,15 +9,19 @@ prepare that was timed is given apart as the rest of the build. The vectors' sto
 n × dim × 4 bytes (float32); a model with a documents' index (`engine.corpus_stage`: BM25's
 postings) has its arrays and terms counted.
 
-A query served is timed as this workbench answers one: its own prepare (tokens, postings,
-cosine against every document) and its ranking to the top 10, one query at a time, over a
-sample of the queries, with the documents' index held in memory as a server holds it
-(`engine.holding_corpus`). The documents' vectors are read back from the embedding cache for
-each query all the same (that read is timed apart, with no query, and said): a server keeps
-them in memory. The query's vector comes from the cache too; embedding a query is timed apart
-with the real encoder, one query a call (batch size 1, as a server embeds each request), after
-one call that warms it up (and loads the model when it is not loaded yet), with the device
-named.
+A query served is two figures. Scoring: the query's own prepare (its tokens, the postings
+looked up, its cosine against every document vector) and its ranking to the top 10, one query
+at a time over a sample, on a state prepared once and held in memory as a server holds it
+(`engine.holding_corpus`: the documents' index, the corpus' fingerprint, the documents' vectors
+and the embedding store); the query's vector is read from the cache there. Embedding the query
+is timed apart with the real encoder, one query a call (batch size 1, as a server embeds each
+request), after one call that warms it up (and loads the model when it is not loaded yet: only
+then a cold start), with the device named. A served query costs the two together. What this
+workbench still does each call whatever the query (the same call with no query) is given apart.
+
+The documents' embedding, the build's main cost, is timed where it happens: in the build, or
+earlier in the same process (`embeddings.EMBEDDED`, compare embedding before it measures);
+"not measured this run" only where every vector came from the cache.
 
 None of this is the live path `bench` times (a slider moved: every query re-scored from
 prepared arrays that already hold each query's candidates).
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, is_dataclass
@@ -43,11 +48,28 @@ from workbench.core.sizes import bytes_text
 SERVE_SAMPLE = 40
 """queries timed one at a time (evenly spread over the query set; all of a smaller one)"""
 
-EMBED_SAMPLE = 16
+EMBED_SAMPLE = 40
 """queries embedded one at a time with the real encoder, after one call that warms it up"""
 
-READ_REPEATS = 3  # the documents' side read with no query: median of this many
+READ_REPEATS = 5  # the same call with no query (the workbench's own part): median of this many
 SERVE_DEPTH = 10  # a query is ranked to its top 10, as a search page shows
+
+
+@dataclass(frozen=True)
+class Embedding:
+    """The documents' embedding timed: `texts` encoded in `seconds` on `device`; `earlier`:
+    done earlier in this process (compare's own run), not in the timed build; `loaded`: the
+    model's load is in the time (its first use in this process)."""
+
+    texts: int
+    seconds: float
+    device: str
+    earlier: bool = False
+    loaded: bool = False
+
+    @property
+    def per_second(self) -> float:
+        return self.texts / self.seconds if self.seconds > 0 else float("inf")
 
 
 @dataclass(frozen=True)
@@ -60,6 +82,9 @@ class Build:
     (None: none, or not measured). seconds: the build timed in this run; None where it was
     not measured (every vector from the cache, or not asked for). rest_seconds: the prepare
     that was timed where every vector came from the cache (the build less the embedding).
+    embedding: the documents' embedding timed, in the build or earlier in this process (None:
+    none done in this process). peak_rss: this process's peak resident memory when the build
+    ended, in bytes (everything it held until then; None where the system does not say).
     """
 
     documents: int
@@ -71,6 +96,8 @@ class Build:
     index_bytes: int | None = None
     seconds: float | None = None
     rest_seconds: float | None = None
+    embedding: Embedding | None = None
+    peak_rss: int | None = None
 
     @property
     def embeds(self) -> bool:
@@ -85,27 +112,34 @@ class Build:
 @dataclass(frozen=True)
 class QueryEmbedding:
     """One query embedded with the real encoder (batch size 1), in ms over `sample` calls;
-    `first_s`: the warm-up call, which loads the model where it was not loaded."""
+    `first_s`: the warm-up call; `cold`: the model was not loaded before it (so it loaded the
+    model: a cold start), False where it was, None where the encoder does not say."""
 
     sample: int
     p50_ms: float
     p95_ms: float
     first_s: float
     device: str
+    cold: bool | None = None
 
 
 @dataclass(frozen=True)
 class Serving:
-    """One query answered on the prepared documents (its own prepare and top 10), in ms
-    over `sample` queries; `documents_read_ms`: of each, re-reading the documents' side (the
-    vectors) from the cache, timed with no query; `embedding`: the query's embedding, timed
-    apart (None: the model embeds no query)."""
+    """Scoring one query on the state held in memory (its own prepare and top 10), in ms over
+    `sample` queries; `overhead_ms`: the same call with no query (what this workbench does
+    each call whatever the query); `embedding`: the query's embedding, timed apart (None: the
+    model embeds no query)."""
 
     sample: int
     p50_ms: float
     p95_ms: float
-    documents_read_ms: float
+    overhead_ms: float
     embedding: QueryEmbedding | None = None
+
+    @property
+    def served_p50_ms(self) -> float:
+        """A served query at the median: scoring and, where the model embeds, the embedding."""
+        return self.p50_ms + (self.embedding.p50_ms if self.embedding is not None else 0.0)
 
 
 @dataclass(frozen=True)
@@ -151,15 +185,41 @@ def stored(model: Model, dataset: Dataset, params: Params) -> Build:
 
 def measure_build(model: Model, dataset: Dataset, params: Params) -> Build:
     """The build run whole and timed (`engine.prepare` without its cache), with what it
-    embedded and read from the cache counted first (`stored`)."""
+    embedded and read from the cache counted first (`stored`), the documents' embedding timed
+    (in it, or earlier in this process) and the process's peak memory after it."""
+    from workbench.core.embeddings.embed import EMBEDDED
+
     before = stored(model, dataset, params)
+    job = _documents_job(model, dataset, params)
+    key = None if job is None else (job.model, job.prompt, "documents")
+    was = None if key is None else EMBEDDED.get(key)
     t0 = time.perf_counter()
     prepare(model, dataset, params, use_cache=False)
     took = time.perf_counter() - t0
-    index = _index_bytes(model, dataset, params)
+    now = None if key is None else EMBEDDED.get(key)
+    embedding = None
+    if now is not None and (was is None or now.texts > was.texts):
+        embedding = Embedding(now.texts - (was.texts if was else 0),
+                              now.seconds - (was.seconds if was else 0.0), now.device,
+                              loaded=now.loaded and not (was is not None and was.loaded))
+    elif now is not None and before.all_cached:
+        embedding = Embedding(now.texts, now.seconds, now.device, earlier=True,
+                              loaded=now.loaded)
+    extra = {"index_bytes": _index_bytes(model, dataset, params), "embedding": embedding,
+             "peak_rss": peak_rss()}
     if before.all_cached:
-        return Build(**{**_as_dict(before), "index_bytes": index, "rest_seconds": took})
-    return Build(**{**_as_dict(before), "index_bytes": index, "seconds": took})
+        return Build(**{**_as_dict(before), **extra, "rest_seconds": took})
+    return Build(**{**_as_dict(before), **extra, "seconds": took})
+
+
+def peak_rss() -> int | None:
+    """This process's peak resident memory so far, in bytes (None where not known)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak) if sys.platform == "darwin" else int(peak) * 1024  # macOS: bytes
 
 
 def _as_dict(build: Build) -> dict[str, Any]:
@@ -212,18 +272,20 @@ def _percentiles(ms: Sequence[float]) -> tuple[float, float]:
 
 def measure_serving(model: Model, dataset: Dataset, params: Params, *,
                     queries: int = SERVE_SAMPLE, embedded: int = EMBED_SAMPLE) -> Serving:
-    """A query answered on the prepared documents, one at a time over a sample of
-    `queries`, and (for a model that embeds queries) a query embedded with the real encoder
-    over `embedded` of them. Run after a build, so that the documents' side is prepared."""
+    """Scoring a query on the state held in memory, one at a time over a sample of `queries`,
+    and (for a model that embeds queries) a query embedded with the real encoder over
+    `embedded` of them. The documents' side is prepared once first, outside the timing."""
     chosen = sample(list(dataset.queries), queries)
     none = _with_queries(dataset, [])
     with holding_corpus():
-        model.prepare(none, params)  # the documents' index, held from here on
-        read = []
+        model.prepare(none, params)  # the documents' side, held from here on
+        if chosen:  # and what the first query opens (the embedding store of its vector)
+            model.prepare(_with_queries(dataset, chosen[:1]), params)
+        overhead = []
         for _ in range(READ_REPEATS):
             t0 = time.perf_counter()
             model.prepare(none, params)
-            read.append((time.perf_counter() - t0) * 1000)
+            overhead.append((time.perf_counter() - t0) * 1000)
         times = []
         for q in chosen:
             one = _with_queries(dataset, [q])
@@ -233,13 +295,14 @@ def measure_serving(model: Model, dataset: Dataset, params: Params, *,
             times.append((time.perf_counter() - t0) * 1000)
     p50, p95 = _percentiles(times)
     return Serving(sample=len(times), p50_ms=p50, p95_ms=p95,
-                   documents_read_ms=float(np.median(read)),
+                   overhead_ms=float(np.median(overhead)),
                    embedding=_query_embedding(model, dataset, params, embedded))
 
 
 def _query_embedding(model: Model, dataset: Dataset, params: Params,
                      most: int) -> QueryEmbedding | None:
     from workbench.core.embeddings import get_encoder
+    from workbench.core.embeddings.embed import device_of
 
     job = next((j for j in model.embedding_jobs(dataset, params) if j.label == "queries"),
                None)
@@ -247,6 +310,7 @@ def _query_embedding(model: Model, dataset: Dataset, params: Params,
         return None
     texts = [job.prompt + t for t in sample(job.texts, most)]
     enc = get_encoder(job.model)
+    loaded = getattr(enc, "loaded", None)
     t0 = time.perf_counter()
     enc.encode(texts[:1], batch_size=1)  # warm-up: loads the model where it is not loaded
     first = time.perf_counter() - t0
@@ -257,20 +321,8 @@ def _query_embedding(model: Model, dataset: Dataset, params: Params,
         times.append((time.perf_counter() - t0) * 1000)
     p50, p95 = _percentiles(times)
     return QueryEmbedding(sample=len(times), p50_ms=p50, p95_ms=p95, first_s=first,
-                          device=_device(enc))
-
-
-def _device(enc: object) -> str:
-    """Where `enc` ran: the loaded sentence-transformers model's device; another encoder's
-    `device` attribute, else its name and that its device is not known."""
-    from workbench.core.embeddings import SentenceTransformerEncoder
-
-    if isinstance(enc, SentenceTransformerEncoder):
-        return str(enc.model().device)
-    device = getattr(enc, "device", None)
-    if isinstance(device, str) and device:
-        return device
-    return f"not known ({getattr(enc, 'name', 'this encoder')} says none)"
+                          device=device_of(enc),
+                          cold=None if not isinstance(loaded, bool) else not loaded)
 
 
 def measure(name: str, model: Model, dataset: Dataset, params: Params) -> Cost:
@@ -282,17 +334,29 @@ def measure(name: str, model: Model, dataset: Dataset, params: Params) -> Cost:
 
 # -- as text ---------------------------------------------------------------------------------
 
-COST_HEADER = ["configuration", "build", "documents embedded", "vectors", "documents' index",
-               "a query: p50 / p95", "of it, with no query", "query embedding: p50 / p95"]
+COST_HEADER = ["configuration", "build", "documents embedded", "peak memory", "vectors",
+               "documents' index", "scoring a query: p50 / p95", "query embedding: p50 / p95",
+               "served query, p50"]
 
 
 def _seconds(s: float) -> str:
+    if s < 0.1:  # "0.0 s" read as free (dr4 7b)
+        return "under 1 ms" if s < 0.001 else f"{s * 1000:.0f} ms"
     return f"{s:.1f} s" if s < 90 else f"{s / 60:.1f} min"
+
+
+def _embedding_text(e: Embedding) -> str:
+    rate = e.per_second
+    return (f"{e.texts:,} in {_seconds(e.seconds)} on {e.device} "
+            f"({'—' if rate == float('inf') else f'{rate:,.1f}'} texts/s)")
 
 
 def build_cell(b: Build) -> str:
     if b.seconds is not None:
         return _seconds(b.seconds)
+    if b.all_cached and b.embedding is not None and b.embedding.earlier:
+        rest = "" if b.rest_seconds is None else f"{_seconds(b.rest_seconds)} + "
+        return f"{rest}{_seconds(b.embedding.seconds)} embedding, earlier in this run"
     if b.all_cached:
         return "not measured this run"
     return "—"
@@ -301,7 +365,12 @@ def build_cell(b: Build) -> str:
 def _embedded_cell(b: Build) -> str:
     if not b.embeds:
         return "none (embeds nothing)"
-    return f"{b.embedded:,} of {b.documents:,} ({b.from_cache:,} from the cache)"
+    here = f"{b.embedded:,} of {b.documents:,} ({b.from_cache:,} from the cache)"
+    if b.embedding is None:
+        return here
+    if b.embedding.earlier:
+        return f"{here}; earlier in this run: {_embedding_text(b.embedding)}"
+    return f"{here}: {_embedding_text(b.embedding)}"
 
 
 def cost_rows(costs: Sequence[Cost]) -> list[list[str]]:
@@ -312,13 +381,14 @@ def cost_rows(costs: Sequence[Cost]) -> list[list[str]]:
         vectors = ("—" if b.vector_bytes is None else
                    f"{b.documents:,} × {b.dim} × 4 B = {bytes_text(b.vector_bytes)}")
         index = "—" if b.index_bytes is None else bytes_text(b.index_bytes)
-        query = "—" if s is None else f"{s.p50_ms:.1f} / {s.p95_ms:.1f} ms"
-        read = "—" if s is None else f"{s.documents_read_ms:.1f} ms"
+        peak = "—" if b.peak_rss is None else bytes_text(b.peak_rss)
+        query = "—" if s is None else f"{s.p50_ms:.1f} / {s.p95_ms:.1f} ms (of {s.sample})"
         emb = s.embedding if s is not None else None
         embed = ("none" if s is not None and emb is None else "—" if emb is None else
-                 f"{emb.p50_ms:.1f} / {emb.p95_ms:.1f} ms on {emb.device}")
-        rows.append([c.name, build_cell(b), _embedded_cell(b), vectors, index, query, read,
-                     embed])
+                 f"{emb.p50_ms:.1f} / {emb.p95_ms:.1f} ms (of {emb.sample}) on {emb.device}")
+        served = "—" if s is None else f"{s.served_p50_ms:.1f} ms"
+        rows.append([c.name, build_cell(b), _embedded_cell(b), peak, vectors, index, query,
+                     embed, served])
     return rows
 
 
@@ -326,35 +396,50 @@ def cost_notes(costs: Sequence[Cost]) -> list[str]:
     """What each figure is, and where it was measured; one sentence a line."""
     out = [f"Measured on this machine ({machine()}): another machine's figures differ; "
            "read them against each other, not as what production will see."]
-    unmeasured = [c.name for c in costs if c.build.all_cached]
+    vectors = any(c.build.embeds for c in costs)
+    unmeasured = [c.name for c in costs if c.build.all_cached and c.build.embedding is None]
     if unmeasured:
         rest = "; ".join(f"{c.name} {_seconds(c.build.rest_seconds)}" for c in costs
-                         if c.build.all_cached and c.build.rest_seconds is not None)
+                         if c.name in unmeasured and c.build.rest_seconds is not None)
         out.append(f"Build not measured this run for {', '.join(unmeasured)}: every "
                    "document's vector came from the embedding cache, and embedding them is "
-                   "most of the build (`workbench embed` times it, with the device); the rest "
-                   f"of the build took {rest}.")
-    out.append("Build: the prepare stage run whole, without its cache, embedding the "
-               "documents the embedding cache lacks. Vectors: the store, documents × "
-               "dimensions × 4 bytes (float32). Documents' index: its arrays and terms.")
-    sample_sizes = sorted({c.serving.sample for c in costs if c.serving is not None})
-    if sample_sizes:
-        out.append(f"A query: answered as this workbench answers one (its own prepare, then "
-                   f"ranked to the top {SERVE_DEPTH}), one at a time over "
-                   f"{'/'.join(map(str, sample_sizes))} queries, with the documents' index "
-                   "in memory; its vector is read from the cache, not embedded. Of it, the next "
-                   "column is the same call with no query: what each call costs whatever the "
-                   "query (where a model embeds, re-reading the documents' vectors from disk), "
-                   "which a server holding the documents in memory would not pay.")
+                   "most of the build (to time it, embed them again into an empty cache: "
+                   f"WORKBENCH_CACHE_DIR=EMPTY_FOLDER); the rest of the build took {rest}.")
+    out.append("Build: the prepare stage run whole, without its cache"
+               + (", embedding the documents the embedding cache lacks (the documents "
+                  "embedded: how many, the time their encoding took, the device; where this "
+                  "run embedded them before measuring, that earlier time, said so). Vectors: "
+                  "the store, documents × dimensions × 4 bytes (float32)" if vectors else "")
+               + ". Documents' index: its arrays and terms. Peak memory: this process's "
+               "peak resident memory when the build ended (everything it held until then, the "
+               "data and earlier configurations included), not the build's alone.")
+    servings = [c for c in costs if c.serving is not None]
+    if servings:
+        overhead = "; ".join(f"{c.name} {c.serving.overhead_ms:.1f} ms" for c in servings
+                             if c.serving is not None)
+        out.append("Scoring a query: its own prepare (its tokens, the postings looked up"
+                   + (", its cosine against every document vector" if vectors else "")
+                   + f") and its ranking to the top {SERVE_DEPTH}, one query at a time, on "
+                   "the documents' side prepared once and held in memory as a server holds "
+                   "it (the documents' index"
+                   + (", vectors and embedding store; the query's vector read from the "
+                      "cache, its embedding is the next column" if vectors else "")
+                   + "); p95 of the sample named. Of it, this workbench's own part, the same "
+                   f"call with no query: {overhead}.")
     embedded = [c.serving.embedding for c in costs
                 if c.serving is not None and c.serving.embedding is not None]
     if embedded:
-        first = max(e.first_s for e in embedded)
-        out.append(f"Query embedding: the real encoder, one query a call (batch size 1, as a "
-                   f"server embeds each request), over {embedded[0].sample} queries after a "
-                   f"warm-up call (up to {_seconds(first)}, loading the model where it was not "
-                   "loaded: a cold start). A served query of a model that embeds costs both "
-                   "columns.")
+        out.append("Query embedding: the real encoder, one query a call (batch size 1, as a "
+                   "server embeds each request), after a warm-up call. Served query: scoring "
+                   "and query embedding at their medians together, what a query of a model "
+                   "that embeds costs.")
+        cold = [e.first_s for e in embedded if e.cold]
+        if cold:
+            out.append(f"Cold start (model load): the warm-up call took {_seconds(max(cold))}, "
+                       "loading the embedding model on its first use in this process.")
+        elif any(e.cold is False for e in embedded):
+            out.append("No cold start measured: the embedding model was already loaded in "
+                       "this process (by the run's own embedding) before the warm-up call.")
     return out
 
 
@@ -375,15 +460,21 @@ def change_notes(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset)
         if not differ:
             continue
         was = _vectors_key(model, dataset, base)
-        reembed = [p.name for p in differ if p.stage == "prepare" and was is not None
-                   and _vectors_key(model, dataset, {**base, p.name: params[p.name]}) != was]
-        rebuild = [p.name for p in differ if p.stage == "prepare" and p.name not in reembed]
+        keys = {p.name: _vectors_key(model, dataset, {**base, p.name: params[p.name]})
+                for p in differ if p.stage == "prepare"}
+        reembed = [n for n, k in keys.items() if was is not None and k is not None and k != was]
+        # a change to vectors read from the data (hybrid's embeddings=stored) embeds nothing
+        unembedded = [n for n, k in keys.items() if was is not None and k is None]
+        rebuild = [n for n in keys if n not in reembed and n not in unembedded]
         live = [p.name for p in differ if p.stage != "prepare"]
         parts = []
         if reembed:
             parts.append(f"{', '.join(reembed)} change{'s' if len(reembed) == 1 else ''} the "
                          f"documents' vectors: every document ({n:,}) is embedded again, the "
                          "build's main cost")
+        if unembedded:
+            parts.append(f"{', '.join(unembedded)}: the documents' vectors are those stored "
+                         "with the data, nothing embedded; the prepared state is built again")
         if rebuild:
             parts.append(f"{', '.join(rebuild)}: the prepared state is built again"
                          + (", the vectors kept" if was is not None and not reembed else ""))

@@ -51,7 +51,8 @@ from workbench.core.store import prepare_cache
 __all__ = [
     "NO_PROGRESS", "Cancelled", "Model", "PartsFn", "Progress",
     "Ranking", "Scores", "Selection", "Signal",
-    "contributions_at", "corpus_stage", "head", "holding_corpus", "prepare",
+    "contributions_at", "corpus_stage", "head", "held", "held_by_corpus", "holding_corpus",
+    "prepare",
     "prepare_fingerprint", "rank",
     "resolve_params",
     "rows_from_query",
@@ -350,7 +351,9 @@ def corpus_stage(model: Model, dataset: Dataset, params: Params, build: Callable
     values = model.schema.prepare_values(params)
     if reads is not None:
         values = {k: values[k] for k in reads}
-    key = prepare_cache.prepare_key(name, model.version, values, dataset.corpus_fingerprint())
+    key = prepare_cache.prepare_key(name, model.version, values,
+                                    held_by_corpus(dataset, "fingerprint",
+                                                   dataset.corpus_fingerprint))
     held = _CORPUS_HELD.get()
     if held is not None and f"{name}:{key}" in held:
         return held[f"{name}:{key}"]  # type: ignore[no-any-return]
@@ -377,10 +380,36 @@ def holding_corpus() -> Iterator[dict[str, Any]]:
     Yields what is held, by stage name and key."""
     held: dict[str, Any] = {}
     token = _CORPUS_HELD.set(held)
+    memo = _CORPUS_MEMO.set({})
     try:
         yield held
     finally:
+        _CORPUS_MEMO.reset(memo)
         _CORPUS_HELD.reset(token)
+
+
+_CORPUS_MEMO: ContextVar[dict[str, Any] | None] = ContextVar("workbench_corpus_memo",
+                                                             default=None)
+
+
+def held(what: str, build: Callable[[], T]) -> T:
+    """Inside `holding_corpus`, `build()` once per `what`, then held, as a server holds what
+    it opened at start (the corpus' fingerprint, the documents' vectors, the embedding
+    store): each query timed there is not charged hashing every document again or re-opening
+    the store (dr4 1: that was almost all of a query's figure). `what` must name everything
+    the value depends on. Outside the block, `build()` every time."""
+    memo = _CORPUS_MEMO.get()
+    if memo is None:
+        return build()
+    if what not in memo:
+        memo[what] = build()
+    return memo[what]  # type: ignore[no-any-return]
+
+
+def held_by_corpus(dataset: Dataset, what: str, build: Callable[[], T]) -> T:
+    """`held`, for a value of this dataset's corpus (and of what `what` names)."""
+    # the corpus outlives the block (each query's dataset shares it): its id is not reused
+    return held(f"{what} of corpus {id(dataset.corpus)}", build)
 
 
 def resolve_params(model: Model, overrides: Mapping[str, object] | None = None) -> Params:

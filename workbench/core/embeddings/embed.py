@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,7 @@ from workbench.core.embeddings.pace import _Pace, _whole_set
 from workbench.core.embeddings.registry import get_encoder
 from workbench.core.embeddings.unkept import _say_dropped, _say_unkept, _write_refused
 from workbench.core.embeddings.workers import Workers
-from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.engine import NO_PROGRESS, Progress, held
 from workbench.core.store.embeddings import text_key
 
 STORE_EVERY_S = 60.0  # embedded vectors are stored at least this often
@@ -36,6 +37,42 @@ def next_step(done: int, seconds: float, unit: int, most: int) -> int:
         return most
     fits = int(done / seconds * STEP_S) // unit * unit
     return max(unit, min(most, fits))
+
+
+@dataclass(frozen=True)
+class Embedded:
+    """Texts this process encoded (read from the cache not counted): how many, the seconds
+    their encoding took (the model's load included where it was its first use: `loaded`),
+    and the device."""
+
+    texts: int
+    seconds: float
+    device: str
+    loaded: bool = False
+
+
+EMBEDDED: dict[tuple[str, str, str], Embedded] = {}
+"""what `embed_texts` encoded in this process, by (model as named, prompt, what): the cost
+figures show the documents' embedding a command did before it measured (dr4 3)"""
+
+
+def device_of(enc: object) -> str:
+    """Where `enc` ran: a loaded sentence-transformers model's device; another encoder's
+    `device` attribute, else its name and that its device is not known."""
+    if getattr(enc, "loaded", False) and callable(getattr(enc, "model", None)):
+        return str(enc.model().device)  # type: ignore[attr-defined]
+    device = getattr(enc, "device", None)
+    if isinstance(device, str) and device and device != "auto":
+        return device
+    return f"not known ({getattr(enc, 'name', 'this encoder')} says none)"
+
+
+def _record(key: tuple[str, str, str], texts: int, seconds: float, device: str,
+            loaded: bool) -> None:
+    was = EMBEDDED.get(key)
+    if was is not None:
+        texts, seconds, loaded = was.texts + texts, was.seconds + seconds, was.loaded or loaded
+    EMBEDDED[key] = Embedded(texts, seconds, device, loaded)
 
 
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
@@ -66,7 +103,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     prompted = [prompt + t for t in texts]
     if not use_cache:
         return enc.encode(prompted, batch_size=batch_size, progress=progress)
-    store = open_store(enc, prompt)
+    # held by a server's lifetime (`engine.holding_corpus`), else opened each call
+    store = held(f"embedding store {enc.identity!r} {prompt!r}", lambda: open_store(enc, prompt))
     _say_dropped(store, notes)
     keys = [text_key(t) for t in prompted]
     first: dict[bytes, int] = {}  # the same text twice is encoded once
@@ -111,6 +149,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
                  "in this process) …")
     pace = _Pace([prompted[i] for i in new])
     loading = getattr(enc, "loaded", True) is False  # the first step's time is not the pace
+    encoding = 0.0
     try:
         start, step = 0, unit
         while start < len(new):
@@ -121,6 +160,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
             vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
                                  progress=sub)
             took = time.monotonic() - began
+            encoding += took
             if start or not loading:
                 pace.finished(start, start + len(part), took)
             step = next_step(len(part), took, unit, most)
@@ -156,6 +196,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         elif before:
             exc.add_note(f"the vectors of {before} are kept in the cache: {on}")
         raise
+    if new:
+        _record((model, prompt, what), len(new), encoding, device_of(enc), loading)
     repeats = len(missing) - len(new)
     progress(1.0, f"{len(new):,} embedded, {cached:,} from the cache"
              + (f", {repeats:,} repeating another text" if repeats else ""))

@@ -28,6 +28,7 @@ from workbench.core.engine import (
     Scores,
     Selection,
     Signal,
+    held_by_corpus,
 )
 from workbench.core.metrics import parse_metric
 from workbench.core.params import Param, Params, ParamSchema
@@ -88,8 +89,10 @@ def embed_dataset(dataset: Dataset, params: Params,
                   progress: Progress) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """(documents (N, d), queries (Q, d)) embedded with the model and prompts in `params`."""
     docs, queries = embedding_jobs(dataset, params)
-    return (embed_texts(docs.texts, model=docs.model, batch_size=docs.batch_size,
-                        prompt=docs.prompt, progress=progress.span(0, 0.95), what="documents"),
+    what = f"dense documents' vectors: {docs.model!r} {docs.prompt!r} {params['fields']!r}"
+    return (held_by_corpus(dataset, what, lambda: embed_texts(
+                docs.texts, model=docs.model, batch_size=docs.batch_size, prompt=docs.prompt,
+                progress=progress.span(0, 0.95), what="documents")),
             embed_texts(queries.texts, model=queries.model, batch_size=queries.batch_size,
                         prompt=queries.prompt, progress=progress.span(0.95, 1), what="queries",
                         earlier=kept_earlier(docs.texts, model=docs.model, prompt=docs.prompt,

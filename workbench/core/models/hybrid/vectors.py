@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import EmbeddingJob, Progress
+from workbench.core.engine import EmbeddingJob, Progress, held_by_corpus
 from workbench.core.models.hybrid.chat import QueryPlan
 from workbench.core.params import Params
 
@@ -132,20 +132,28 @@ class EncodedRows:
 
 
 def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: Params,
-                 progress: Progress) -> EncodedRows:
+                 progress: Progress, dataset: Dataset | None = None) -> EncodedRows:
     """Embed the documents and the queries: a query whose embedding text is empty has no
-    embedding (−∞ in its row)."""
+    embedding (−∞ in its row). `dataset`: the corpus `doc_texts` come from, whose vectors
+    `engine.holding_corpus` holds (without it they are read from the cache every time)."""
     from workbench.core.embeddings import embed_texts, kept_earlier
 
     if not doc_texts:
         return EncodedRows(DocumentSide(np.zeros((0, 0), np.float32)),
                            np.zeros((len(plans), 0), np.float32), np.zeros(len(plans), bool))
     docs_job, *query_job = encoder_jobs(doc_texts, plans, params)
-    docs = embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
-                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85),
-                       what="documents")
+
+    def embed_documents() -> NDArray[np.float32]:
+        return embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
+                           batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85),
+                           what="documents")
+
+    what = (f"hybrid documents' vectors: {docs_job.model!r} {docs_job.prompt!r} "
+            f"{params['fields']!r}")
+    side = (DocumentSide(embed_documents()) if dataset is None else
+            held_by_corpus(dataset, what, lambda: DocumentSide(embed_documents())))
     rows = np.asarray([i for i, p in enumerate(plans) if p.embedding_text], np.int64)
-    queries = np.zeros((len(plans), docs.shape[1]), np.float32)
+    queries = np.zeros((len(plans), side.t.shape[0]), np.float32)
     if query_job:
         job = query_job[0]
         queries[rows] = embed_texts(
@@ -155,7 +163,7 @@ def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: P
                                  what="documents"))
     has = np.zeros(len(plans), bool)
     has[rows] = True
-    return EncodedRows(DocumentSide(docs), queries, has)
+    return EncodedRows(side, queries, has)
 
 
 class StoredRows:
@@ -213,7 +221,7 @@ def similarity_rows(dataset: Dataset, doc_texts: Sequence[str], plans: Sequence[
     encoder needs)."""
     if str(params["embeddings"]) == "stored":
         return StoredRows(dataset)
-    return encoder_rows(doc_texts, plans, params, progress)
+    return encoder_rows(doc_texts, plans, params, progress, dataset)
 
 
 def row_blocks(source: SimilarityRows, progress: Progress) -> Iterator[tuple[int, F64]]:
