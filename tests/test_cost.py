@@ -185,7 +185,9 @@ def test_bench_says_when_it_times_another_configuration(
     assert "NOT at its defaults, which eval scores and tune tunes; to time those: bench DATA " \
            "-m hybrid --defaults" in out
     assert main(["bench", str(TEA), "-m", "hybrid", "--defaults", "--repeats", "1"]) == 0
-    assert "timed at" not in capsys.readouterr().out
+    out = capsys.readouterr().out  # dr4 8: what it timed is said
+    assert "note: hybrid is timed at its defaults (the configuration eval scores)" in out
+    assert "NOT at its defaults" not in out
 
 
 def test_bench_params_name_one_model(capsys: pytest.CaptureFixture[str]) -> None:
@@ -332,3 +334,20 @@ def test_stored_embeddings_embed_nothing() -> None:
     notes = cost.change_notes([("defaults", model, base), ("stored", model, stored_)], ds)
     assert "embedded again" not in notes[0]
     assert "nothing embedded" in notes[0]
+
+
+def test_bench_points_to_a_compare_command_of_two_configurations() -> None:
+    """dr4 2: `compare DATA -m MODEL --defaults --cost` was refused (one configuration)."""
+    from workbench.bench.harness import cost_command
+
+    assert cost_command(["hybrid"]) == "compare DATA -m bm25,hybrid --cost"
+    assert cost_command(["bm25"]) == "compare DATA -m bm25,dense --cost"
+    assert cost_command(["bm25", "dense"]) == "compare DATA -m bm25,dense --cost"
+
+
+def test_bench_with_defaults_says_what_it_timed() -> None:
+    """dr4 8: bench --defaults had printed nothing of the configuration it timed."""
+    from workbench.bench.harness import settings_lines
+
+    assert settings_lines(["hybrid"], {}) == [
+        "note: hybrid is timed at its defaults (the configuration eval scores)"]

@@ -372,7 +372,8 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
           f"({', '.join(DEFAULT_METRICS)}) over every query at once, from prepared arrays that "
           f"already hold each query's candidates; median of {repeats} runs. Not what serving "
           "a query costs: no query is tokenised, looked up or embedded here (`workbench "
-          "compare DATA -m MODEL --defaults --cost` measures that, with the build)")
+          f"{cost_command(list(dict.fromkeys(m for m, _ in plan)))}` measures that, with the "
+          "build)")
     print(format_table(["model", "dataset", "pairs", "slider ms", "all pairs ms", "vs all pairs",
                         "reference ms", "speed-up", "target ms", "verdict", "notes"],
                        [_cells(r) for r in rows]))
@@ -396,6 +397,16 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
     return 1 if over else 0
 
 
+def cost_command(ids: Sequence[str]) -> str:
+    """A compare command that measures the cost of these models at their defaults: compare
+    takes two configurations at least (dr4 2: `-m MODEL --defaults --cost` was refused), so
+    one model is put beside BM25 (or dense, beside BM25 alone)."""
+    models = list(ids)
+    if len(models) == 1:
+        models = ["bm25", *models] if models[0] != "bm25" else ["bm25", "dense"]
+    return f"compare DATA -m {','.join(models)} --cost"
+
+
 def settings_lines(ids: Sequence[str],
                    params: Mapping[str, Mapping[str, object]] | None) -> list[str]:
     """What each model is timed at, where it is not its defaults: the user's values
@@ -407,6 +418,9 @@ def settings_lines(ids: Sequence[str],
             if params.get(mid):
                 out.append(f"note: {mid} is timed at its defaults with "
                            f"{bench_settings(mid, params)}, as you named them")
+            else:  # --defaults: said, so that a saved output shows what it timed (dr4 8)
+                out.append(f"note: {mid} is timed at its defaults (the configuration eval "
+                           "scores)")
             continue
         if BENCH_PARAMS.get(mid):
             out.append(f"NOTE: {mid} is timed at {bench_settings(mid)} (the texts `workbench "
