@@ -17,10 +17,12 @@ from numpy.typing import NDArray
 
 from workbench.core import engine
 from workbench.core.data import Dataset
+from workbench.core.diagnostics import counted_queries
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments
 from workbench.core.params import Params, ParamValue
 from workbench.core.pipeline import Result, metric_depth, run_live
+from workbench.core.selection_figures import FIGURES
 from workbench.core.tuning.objectives import ObjectiveContext, per_query, ranking_metrics
 
 KEPT_STATES = 3  # prepared states held in memory (each can be hundreds of MB)
@@ -109,13 +111,30 @@ class Evaluator:
                                        self.context.case_rows or extra.case_rows,
                                        self.context.snippet_chars if
                                        self.context.snippet_chars.size else extra.snippet_chars)
-        return {n: per_query(n, result, context) for n in names
-                if n in result.per_query or n not in metrics}
+        return self._over_turns(params, {n: per_query(n, result, context) for n in names
+                                         if n in result.per_query or n not in metrics})
 
     def evaluate(self, values: Mapping[str, ParamValue]) -> dict[str, NDArray[np.float64]]:
         """Each objective's per-query values, float64 (Q,), NaN where a query does not count."""
         result = self.run(values)
-        return {name: per_query(name, result, self.context) for name in self.names}
+        return self._over_turns(self.params(values),
+                                {name: per_query(name, result, self.context)
+                                 for name in self.names})
+
+    def _over_turns(self, params: Params, values: dict[str, NDArray[np.float64]]
+                    ) -> dict[str, NDArray[np.float64]]:
+        """`values` with the selection figures (results, empty, injected_tokens) NaN on the
+        queries that are no turn at `params` (`diagnostics.counted_queries`: a manual search
+        beside injections, a disabled project's turn), so that every mean over a fold counts
+        the turns eval, sweep and why-stats --live count (rv51 3, 6); the relevance metrics
+        stay over every judged query."""
+        if not any(n in FIGURES for n in values):
+            return values
+        found = counted_queries(self.model, self.prepared(params), params)
+        if found is None:
+            return values
+        turn = np.asarray(found[0], np.bool_)
+        return {n: np.where(turn, v, np.nan) if n in FIGURES else v for n, v in values.items()}
 
     def _key(self, params: Params) -> str:
         return repr(sorted(self.model.schema.prepare_values(params).items()))

@@ -547,7 +547,8 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
                         _paired(folds) if folds else None,
                         {label: study for label, study, _, _ in studies})
     if report and folds:
-        result.also = _also(evaluator, folds, report)
+        tests = {label: test for label, _, _, test in studies}
+        result.also = _also(evaluator, folds, report, [tests[f.name] for f in folds])
     return result
 
 
@@ -566,16 +567,20 @@ def _with_new(fold: FoldResult, before: int) -> FoldResult:
     return replace(fold, new=fold.trials - before)
 
 
-def _also(evaluator: Evaluator, folds: Sequence[FoldResult],
-          names: Sequence[str]) -> dict[str, tuple[float, float]]:
+def _also(evaluator: Evaluator, folds: Sequence[FoldResult], names: Sequence[str],
+          tests: Sequence[Mask | None]) -> dict[str, tuple[float, float]]:
     """Each measure's held-out mean at the defaults and at each fold's tuned settings (every
-    held-out query scored by the settings its own fold found)."""
+    held-out query scored by the settings its own fold found; `tests`: each fold's held-out
+    queries). A selection figure is NaN on a query that is no turn (`Evaluator`), so its mean
+    is over the held-out turns; the held-out queries are the fold's own, not those where the
+    objective is defined (an objective of injected_tokens had left a manual search out of
+    nDCG)."""
     default = evaluator.report({}, names)
     tuned: dict[str, NDArray[np.float64]] = {
         n: np.full(evaluator.n_queries, np.nan) for n in default}
     held = np.zeros(evaluator.n_queries, bool)
-    for f in folds:  # a fold with no feasible trial: its starting values ({})
-        test = ~np.isnan(f.held_default)
+    for f, given in zip(folds, tests, strict=True):  # no feasible trial: the start ({})
+        test = ~np.isnan(f.held_default) if given is None else given
         held |= test
         for n, v in evaluator.report(f.best, list(default)).items():
             tuned[n][test] = v[test]

@@ -274,11 +274,15 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
     train_v = tuple(masked_mean(per_q[o], train) for o in objectives)
     held = tuple(masked_mean(per_q[o], test) for o in objectives) if test is not None else ()
     excess = [c.excess(masked_mean(per_q[c.name], train)) for c in constraints]
+    # a constrained figure is NaN on a query that is no turn (a manual search beside
+    # injections, rv51 3): a training set of none has no mean to hold it to, said as such
+    # rather than read as a broken constraint
+    undefined = [str(c) for c, e in zip(constraints, excess, strict=True) if math.isnan(e)]
     try:
         # optuna keeps the value it sampled (k1 1.6464…); the slider's value was scored (1.65)
         trial.set_user_attr("scored", dict(values))
         trial.set_user_attr("held_out", [_json_float(v) for v in held])
-        if excess:
+        if excess and not undefined:
             trial.set_user_attr("constraints", excess)
             for c, e in zip(constraints, excess, strict=True):
                 trial.set_constraint(str(c), e)
@@ -286,6 +290,12 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
             handle.record(study.tell(trial, state=TrialState.FAIL))
             raise ParamError(f"objective {', '.join(objectives)} is undefined on the "
                              "training queries (none of them counts for it)")
+        if undefined:
+            handle.record(study.tell(trial, state=TrialState.FAIL))
+            raise ParamError(f"constraint {', '.join(undefined)} is undefined on the training "
+                             f"queries of {study.study_name} (none of them counts for it: a "
+                             "manual search or a disabled project's query is no injection); "
+                             "use fewer folds or drop the constraint")
         handle.record(study.tell(trial, list(train_v)))
     except (optuna.exceptions.UpdateFinishedTrialError, ValueError) as exc:
         if _told_elsewhere(exc):
