@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from workbench.core import selection_figures
 from workbench.core.data import Dataset
+from workbench.core.diagnostics import counted_queries
 from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
@@ -90,8 +91,10 @@ def run_sweep(request: SweepRequest,
     """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
     returns what it has) when `should_stop()` says the sweep went stale. A selection figure
     (`core.selection_figures`: results, empty, injected tokens) is read off each ranking, over
-    every query, judged or not. `per_query`, where given, gets each value's per-query metric
-    (None for a figure), for the test of the best against the value in use."""
+    the queries that are turns at that value (`turns`: every query, judged or not, but a
+    manual search beside injections or a disabled project's query; rv51 3, 6). `per_query`,
+    where given, gets each value's per-query metric (None for a figure), for the test of the
+    best against the value in use."""
     out: list[tuple[ParamValue, float]] = []
     figure = request.metric in selection_figures.FIGURES
     chars = (snippet_chars(request.dataset)
@@ -106,8 +109,9 @@ def run_sweep(request: SweepRequest,
         done = compute(ComputeRequest(request.generation, request.model, request.prepared,
                                       params, request.judgments if asked else None, asked,
                                       request.depth))
-        mean = (selection_figures.means([request.metric], done.result, chars)
-                [request.metric] if figure else done.result.means.get(request.metric, np.nan))
+        mean = (figure_mean_over(request.metric, done.result, chars,
+                                 turns(request.model, request.prepared, params))
+                if figure else done.result.means.get(request.metric, np.nan))
         out.append((value, float(mean)))
         if per_query is not None:
             each = None if figure else done.result.per_query.get(request.metric)
@@ -133,15 +137,36 @@ def snippet_chars(dataset: Dataset, compute: bool = True) -> NDArray[np.float64]
     return chars
 
 
-def figure_mean(name: str, result: Any, dataset: Dataset | None) -> float:
-    """A result's mean of the selection figure `name` (NaN where the snippet lengths it needs
-    are not computed yet)."""
+def turns(model: Model | None, prepared: Any, params: Params) -> NDArray[np.bool_] | None:
+    """bool (Q,): the queries the selection figures count at `params`, as eval, sweep, the
+    metric strip and the Injection tab count them (`diagnostics.counted_queries`); None where
+    every query counts (a model without query modes)."""
+    if model is None or prepared is None:
+        return None
+    found = counted_queries(model, prepared, params)
+    return None if found is None else np.asarray(found[0], np.bool_)
+
+
+def figure_mean_over(name: str, result: Any, chars: NDArray[np.float64] | None,
+                     turn: NDArray[np.bool_] | None) -> float:
+    """The mean of figure `name` over the queries `turn` keeps (None: every one); NaN where
+    it keeps none."""
+    values = selection_figures.of_result(name, result, chars)
+    if turn is not None and len(turn) == len(values):
+        values = values[turn]
+    return float(values.mean()) if values.size else float("nan")
+
+
+def figure_mean(name: str, result: Any, dataset: Dataset | None,
+                turn: NDArray[np.bool_] | None = None) -> float:
+    """A result's mean of the selection figure `name` over the queries `turn` keeps (None:
+    every one; NaN where the snippet lengths it needs are not computed yet)."""
     chars = None
     if name == "injected_tokens":
         chars = snippet_chars(dataset, compute=False) if dataset is not None else None
         if chars is None:
             return float("nan")
-    return selection_figures.means([name], result, chars)[name]
+    return figure_mean_over(name, result, chars, turn)
 
 
 class _Relay(QObject):
@@ -184,7 +209,8 @@ class MetricCurve(ChartPanel):
         self._debounce.timeout.connect(self._start)
         self.metric_box = QComboBox()
         self.metric_box.setToolTip("The metric drawn (mean over judged queries), or what the "
-                                   "selection returns (mean over every query)")
+                                   "selection returns (mean over every query; with "
+                                   "injections beside manual searches, over the injections)")
         # the metric chosen (by a person or a view that follows another), kept across
         # refills, which hold the box's signals; otherwise each refill starts on the first
         # offered (a fill made before the judgments came had kept "results per query" on
@@ -590,7 +616,8 @@ class MetricCurve(ChartPanel):
         if value is None:
             return
         x = self._x(value, values)
-        metric = (figure_mean(self.metric_name, s.result, s.dataset) if self.figure
+        metric = (figure_mean(self.metric_name, s.result, s.dataset,
+                              turns(s.model, s.prepared, s.params)) if self.figure
                   else s.result.means.get(self.metric_name, np.nan))
         self.current = (value, float(metric))
         self.current_line.setVisible(bool(np.isfinite(x)))
@@ -605,8 +632,20 @@ class MetricCurve(ChartPanel):
         if base is None:
             return None
         if metric in selection_figures.FIGURES:
-            return figure_mean(metric, base.result, self.session.dataset)
+            return figure_mean(metric, base.result, self.session.dataset, self._base_turns())
         return base.result.means.get(metric)
+
+    def _base_turns(self) -> NDArray[np.bool_] | None:
+        """The baseline's own turns (`turns` at its values), on the prepared queries where
+        they are its preparation too, as the metric strip counts them; else every query."""
+        s, base = self.session, self.session.baseline
+        if base is None or s.model is None or base.model_id != s.model.id \
+                or s.prepared_params is None:
+            return None
+        schema = s.model.schema
+        if schema.prepare_values(base.params) != schema.prepare_values(s.prepared_params):
+            return None
+        return turns(s.model, s.prepared, base.params)
 
     def _y_text(self, y: float) -> str:
         """A figure as read: a count to two decimals, a share or tokens to one; a metric to
