@@ -1,7 +1,8 @@
 """What a study maximises or minimises: per-query values, averaged over the queries it may see.
 
 Every objective is a float64 (Q,) array over the dataset's queries, NaN where a query does not
-count (unjudged, or not an eval case), so that a fold is a mask and costs nothing extra:
+count (unjudged, or not an eval case; for `results` and `injected_tokens`, a query that is no
+turn, as eval counts them: `Evaluator`), so that a fold is a mask and costs nothing extra:
 
 - any ranking metric the workbench computes (`ndcg@10`, `r@100`, `mrr@10`, `map@100` …), as
   trec_eval computes it (maximised);
