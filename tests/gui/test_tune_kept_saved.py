@@ -110,7 +110,7 @@ def test_a_rerun_from_the_same_start_credits_its_configuration_and_adds_no_copy(
     assert outcome.result.final.kept_start
     assert s.configurations.names == names, panel.status.text()
     assert panel.tuned_name == "kept start (nDCG@10)"
-    assert "not saved again: the configuration kept start (nDCG@10) holds" in \
+    assert "already saved as the configuration kept start (nDCG@10), from the run of " in \
         panel.status.text()
 
 
@@ -161,20 +161,48 @@ def test_undoing_the_save_says_so(qtbot: QtBot, tmp_path: Path) -> None:
     assert f"saved as the configuration {saved}" in panel.status.text()
 
 
-def test_a_rerun_that_confirms_a_kept_start_dates_its_record_to_itself(
-        qtbot: QtBot, tmp_path: Path) -> None:
-    """r51 3: a rerun that found the kept start saved already added no copy, and left the
-    configuration's record dated to the first run: its exported [tuned] said nothing of the
-    run that had just confirmed it, nor when."""
-    panel, s = _kept_panel(qtbot, tmp_path, "")
-    first = s.configurations.get(panel.tuned_name)
+def _dated_long_ago(s: Any, name: str) -> Any:
+    """The configuration `name` with its record's `created` set to 2025 (the first run, as
+    one of long ago), as it is now saved."""
+    first = s.configurations.get(name)
     assert first.tuned_on is not None
-    # the first run, as one of long ago
     old = tuple((k, '"2025-01-02T03:04:05Z"' if k == "created" else v)
                 for k, v in first.tuned_on.run)
     s.configurations.save(first.name, first.model_id, first.params, replace=True,
                           tuned_on=replace(first.tuned_on, run=old))
+    return s.configurations.get(name)
+
+
+def test_a_rerun_that_ran_no_trial_leaves_the_record_as_it_was(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """r51 dr3 8: a rerun whose studies already held its budget ran nothing, yet re-dated the
+    record to itself (its first run's date lost), outside the undo history (dr3 1)."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    first = _dated_long_ago(s, panel.tuned_name)
+    names, undo = s.configurations.names, s.undo_name
+    outcome = _run(qtbot, panel)
+    assert outcome.result.final.kept_start
+    assert "none new" in panel.status.text()
+    assert s.configurations.names == names  # no copy
+    assert s.configurations.get(first.name) == first  # the record as the first run left it
+    tuned = tomllib.loads(configuration_toml(first))["tuned"]
+    assert tuned["created"] == "2025-01-02T03:04:05Z"
+    assert s.undo_name == undo  # no step added
+    assert (f"already saved as the configuration {first.name}, from the run of "
+            "2025-01-02T03:04:05Z; nothing new to save") in panel.status.text()
+    assert panel.tuned_name == first.name
+
+
+def test_a_rerun_with_new_trials_dates_its_record_to_itself_as_one_undo_step(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """r51 3: a rerun that found the kept start saved already added no copy, and left the
+    configuration's record dated to the first run: its exported [tuned] said nothing of the
+    run that had just confirmed it, nor when. r51 dr3 1: dated outside the undo history, Edit ▸
+    Undo named the first run's save, did nothing and dropped the step."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    first = _dated_long_ago(s, panel.tuned_name)
     names = s.configurations.names
+    panel.settings.budget.setValue(5)  # 2 more trials in each study
     before = datetime.now(UTC).replace(microsecond=0)
     outcome = _run(qtbot, panel)
     assert outcome.result.final.kept_start
@@ -183,5 +211,17 @@ def test_a_rerun_that_confirms_a_kept_start_dates_its_record_to_itself(
     created = datetime.fromisoformat(tuned["created"].replace("Z", "+00:00"))
     assert before <= created <= datetime.now(UTC), tuned["created"]
     assert tuned["kept_trial"] == "start"
+    assert tuned["trials"] == {"fold 1 of 2": 5, "fold 2 of 2": 5, "all": 5}
+    dated = f"now dated to this run ({tuned['created']})"
     assert (f"not saved again: the configuration {first.name} holds these values and this "
-            f"record, now dated to this run ({tuned['created']})") in panel.status.text()
+            f"record, {dated}") in panel.status.text()
+    assert s.undo_name == f"rerun record of \u201c{first.name}\u201d"
+    s.undo()  # the first run's record back, said so
+    assert s.configurations.get(first.name) == first
+    assert s.redo_name == f"rerun record of \u201c{first.name}\u201d"
+    assert f"{dated} (undone)" in panel.status.text()
+    assert s.undo_name == f"save \u201c{first.name}\u201d"
+    s.redo()
+    again = tomllib.loads(configuration_toml(s.configurations.get(first.name)))["tuned"]
+    assert again == tuned
+    assert "(undone)" not in panel.status.text()

@@ -162,6 +162,18 @@ class Configurations:
         self._items.insert(min(index, len(self._items)), saved)
         self.changed.emit()
 
+    def swap(self, old: SavedConfiguration, new: SavedConfiguration) -> bool:
+        """`new` in `old`'s place where `old` is here as it is; False (nothing changed) where
+        it is not (renamed, replaced or deleted since)."""
+        at = next((i for i, c in enumerate(self._items) if c == old), None)
+        if at is None:
+            return False
+        self._items[at] = new
+        if self._last == old.name:
+            self._last = new.name
+        self.changed.emit()
+        return True
+
     def find_saved(self, saved: SavedConfiguration) -> bool:
         """Whether `saved` is here as it is (name, values, record and dataset)."""
         return any(c == saved for c in self._items)

@@ -108,7 +108,18 @@ class _Saved:
     saved: SavedConfiguration
 
 
-_Step = tuple[Params, TunedOn | None] | _Switch | _Deleted | _Saved
+@dataclass(frozen=True)
+class _Replaced:
+    """A saved configuration's record brought up to date by a tuning run that kept it
+    (`replace_run_configuration`): Undo puts `old` back, Redo `new` (r51 dr3 1: the rerun had
+    swapped the record outside the history, and Undo then named a save it could not take back).
+    """
+
+    old: SavedConfiguration
+    new: SavedConfiguration
+
+
+_Step = tuple[Params, TunedOn | None] | _Switch | _Deleted | _Saved | _Replaced
 
 
 @dataclass
@@ -132,6 +143,8 @@ def _step_name(step: _Step | None) -> str:
         return f"delete \u201c{step.saved.name}\u201d"
     if isinstance(step, _Saved):
         return f"save \u201c{step.saved.name}\u201d"
+    if isinstance(step, _Replaced):
+        return f"rerun record of \u201c{step.new.name}\u201d"
     return ""
 
 
@@ -583,6 +596,10 @@ class TuningSession:
                         self.clear_baseline()
                     self.configurations.remove(step.saved.name)
                 return
+            if isinstance(step, _Replaced):  # renamed or changed since: nothing to take back
+                if self.configurations.swap(step.new, step.old):
+                    self._history.redo.append(step)
+                return
             self._history.redo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
 
@@ -603,6 +620,10 @@ class TuningSession:
                     saved = replace(saved, name=self.configurations.unique_name(saved.name))
                 self._history.undo.append(_Saved(saved))
                 self.configurations.insert(len(self.configurations), saved)
+                return
+            if isinstance(step, _Replaced):
+                if self.configurations.swap(step.old, step.new):
+                    self._history.undo.append(step)
                 return
             self._history.undo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
@@ -784,6 +805,20 @@ class TuningSession:
         if saved != step.saved:  # as `save` made it (a value resolved otherwise)
             self._history.undo[self._history.undo.index(step)] = _Saved(saved)
         return saved
+
+    def replace_run_configuration(self, saved: SavedConfiguration,
+                                  tuned_on: TunedOn) -> SavedConfiguration:
+        """`saved` (a configuration a tuning run kept as it is) with the run's `tuned_on`
+        record, in place, one undo step: Edit ▸ Undo puts the record before it back (r51 dr3 1).
+        """
+        new = replace(saved, tuned_on=tuned_on)
+        step = _Replaced(saved, new)
+        self._history.redo.clear()
+        self._history.undo.append(step)  # before the swap, whose event finds Undo naming it
+        if not self.configurations.swap(saved, new):
+            self._history.undo.remove(step)
+            raise ValueError(f"the configuration {saved.name!r} changed before the run saved")
+        return new
 
     def apply_configuration(self, name: str) -> None:
         """The live sliders (and model) set to a saved configuration, one undo step: on

@@ -74,6 +74,8 @@ class TunePanel(QWidget):
         self._cancel_reason = ""  # why the panel cancelled the run itself ("" for Cancel)
         self.tuned_name = ""  # the configuration the last run's best values were saved as
         self._undone = ""  # that configuration, where Edit ▸ Undo removed it (Redo: back)
+        # the configuration a rerun dated to itself, as it made it (Edit ▸ Undo: said undone)
+        self._redated: tuple[Any, str] | None = None
         self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
         self._blocked = ""  # why Start cannot run on this data ("" when it can)
@@ -486,6 +488,7 @@ class TunePanel(QWidget):
         self.status.setToolTip(where)
         self.tuned_name = self._undone = ""
         self.tuned_on = None
+        self._redated = None
         if record is not None and self.job is not None:  # for compare, report and export
             configs = self.session.configurations
             # a run that kept the start is saved too, with its record (held-out figures, run
@@ -497,18 +500,27 @@ class TunePanel(QWidget):
             against = (f", but not recommended — {self.tuned_on.verdict}"
                        if self.tuned_on.verdict else "")
             same = self._saved_alike(values, record)
-            if same is not None:  # a rerun that added nothing: no second copy (dr3 9)
-                # … but dated to this run, its trials and seed as this run had them: the
-                # record had kept the first run's `created`, so the run that confirmed it
-                # went unsaid in its exported [tuned] (r51 3)
+            if same is not None and new == 0:  # no trial ran: the record stays as it is
+                # (r51 dr3 8: re-dated, it had claimed trials run now that ran before, and
+                # lost the date they did run)
+                self.tuned_name = same.name
+                self.tuned_on = same.tuned_on
+                first = run_time(same.tuned_on.run)
+                self._say(self.status.text() + f"; already saved as the configuration "
+                          f"{same.name}, from the run of {first or 'an earlier session'}; "
+                          f"nothing new to save{against}")
+            elif same is not None:  # a rerun that added nothing: no second copy (dr3 9)
+                # … but its record dated to this run, which ran new trials (its trials and
+                # seed as this run had them, r51 3), as one undo step (r51 dr3 1: swapped
+                # outside the history, Undo had named a save it could no longer take back)
                 self.tuned_name = same.name
                 self.tuned_on = replace(same.tuned_on, run=record.run)
-                configs.save(same.name, same.model_id, same.params, replace=True,
-                             tuned_on=self.tuned_on)
                 when = run_time(record.run)
+                dated = f"now dated to this run{f' ({when})' if when else ''}"
+                self._redated = (self.session.replace_run_configuration(same, self.tuned_on),
+                                 dated)
                 self._say(self.status.text() + f"; not saved again: the configuration "
-                          f"{same.name} holds these values and this record, now dated to "
-                          f"this run{f' ({when})' if when else ''}{against}")
+                          f"{same.name} holds these values and this record, {dated}{against}")
             else:
                 self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
                                                       else f"tuned on {metric}")
@@ -626,6 +638,15 @@ class TunePanel(QWidget):
         named as the run's (dr6 8); put back (Redo): both again."""
         name = self.tuned_name or self._undone
         if not name:
+            return
+        if self._redated is not None:  # the rerun's dating undone (Undo) or done again (Redo)
+            saved, dated = self._redated
+            text = self.status.text()
+            if not self.session.configurations.find_saved(saved):
+                if dated in text and f"{dated} (undone)" not in text:
+                    self._say(text.replace(dated, f"{dated} (undone)", 1))
+            else:
+                self._say(text.replace(f"{dated} (undone)", dated, 1))
             return
         said = f"; saved as the configuration {name}"
         text = self.status.text()
