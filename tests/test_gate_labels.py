@@ -23,5 +23,5 @@ def test_the_labels_are_the_ones_chosen() -> None:
     assert labels["not_in_project"] == "off-project"
     assert labels["operational_title"] == "ops title"
     # too few meaningful matches for a long query, not the query's length (rv2 dr5 5: "long
-    # query" read as a property of the query)
-    assert labels["long_prompt_evidence"] == "long, weak"
+    # query" read as a property of the query); "long, weak" elided to "long,…" (r51 dr3 10)
+    assert labels["long_prompt_evidence"] == "few hits"

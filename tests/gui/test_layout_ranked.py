@@ -243,8 +243,25 @@ def test_a_gates_words_are_cut_after_a_word_else_an_ellipsis_alone(qapp: object)
 
 # decision-memory's gates as its narrow column shows them (rv2 dr2 4: "not in…", "long…")
 LABELS = {"single token evidence": "one word", "not in project": "off-project",
-          "long prompt evidence": "long, weak", "operational title": "ops title",
+          "long prompt evidence": "few hits", "operational title": "ops title",
           "source turn": "from turn", "archived": "archived"}
+
+
+def test_long_prompt_evidence_s_label_is_whole_in_the_narrowest_gate_column(
+        qapp: object, styled: object) -> None:
+    """r51 dr3 10: "long, weak", the widest label, read "long,…" in a column under 70 px.
+    The gate column keeps at least seven characters' room (`RankedTable._fit_widths`'s
+    gate_least); the label reads whole there."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core.models.decision_memory.params import GATE_LABELS
+
+    fm = QFontMetrics(QApplication.font())
+    room = fm.horizontalAdvance("x" * 7) + 4  # the column's least, less its text margins
+    label = GATE_LABELS["long_prompt_evidence"]
+    assert elide_words(label, fm, room) == label
+    assert "," not in label  # one gate, not two
 
 
 def test_at_1024_pinned_the_gate_column_shows_words_or_a_label(qtbot: QtBot,

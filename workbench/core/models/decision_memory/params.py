@@ -81,12 +81,13 @@ GATES = (
 # each gate's label where its column is narrow (`Model.gate_labels`): its code's first words
 # had read "not in…", "long…" or "…" (rv2 dr2 4); long_prompt_evidence's says what it zeroes,
 # too few meaningful matches for a long query ("long query" read as a property of the query,
-# whatever its matches: rv2 dr5 5)
+# whatever its matches: rv2 dr5 5; "long, weak" was the widest label, elided to "long,…" in a
+# column under 70 px: r51 dr3 10)
 GATE_LABELS = {
     "archived": "archived", "not_in_project": "off-project", "superseded": "replaced",
     "no_query_tokens": "no tokens", "lexical_zero": "no match",
     "single_token_evidence": "one word", "no_meaningful_evidence": "generic",
-    "long_prompt_evidence": "long, weak", "source_turn": "from turn",
+    "long_prompt_evidence": "few hits", "source_turn": "from turn",
     "operational_title": "ops title", "no_durable_tag": "no tag",
     "below_min_score": "low score", "over_limit": "over limit",
     "project_disabled": "disabled",
