@@ -84,6 +84,8 @@ NEW = "▲new"  # the tag, against the first list (`RankLines.marks`); OUT marks
 # narrower, eight lists at 1,024 px had read "…" and "t…y" in every row; the lists scroll
 # sideways instead (r51 1)
 READABLE_ID_CHARS = 14
+# a row's tooltip, last: what a click on it does (the window's explain pane)
+CLICK_TIP = "click to explain why it moved (in the pane beside the lists)"
 
 Line = tuple[int, int, int | None, int | None]
 """(doc, left column, rank in the left column or None, rank in the right column or None)."""
@@ -128,6 +130,9 @@ class RankLines(QWidget):
         self.k = 10
         self.columns: list[int] = []
         self.selected: int | None = None
+        # the configuration whose list the last click was in (the compare window explains
+        # the move into it: r51 dr3 5)
+        self.clicked: int | None = None
         self.font_scale = 1.0
         self._base_pt = points(self.font())
         self._font = scaled_font(self.font(), self._base_pt, 1.0)
@@ -449,13 +454,16 @@ class RankLines(QWidget):
         hit = self.row_at(event.position())
         if hit is not None and event.button() == Qt.MouseButton.LeftButton:
             self.selected = hit[1]
+            self.clicked = self.columns[hit[0]] if hit[0] < len(self.columns) else None
             self.update()
             self.doc_selected.emit(hit[1])
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
         hit, slot = self.row_at(event.position()), self.slot_at(event.position())
-        self.setToolTip(self._tooltip(hit[1], hit[0]) if hit is not None else
+        # and what a click does, last (the explain pane waits folded: r51 dr3 4)
+        click = f"\n{CLICK_TIP}" if self._t is None else ""
+        self.setToolTip(self._tooltip(hit[1], hit[0]) + click if hit is not None else
                         self.slot_tooltip(slot) if slot is not None else "")
         super().mouseMoveEvent(event)
 
@@ -604,6 +612,13 @@ class RankLines(QWidget):
         side = round(fm.height() * 0.6)
         return sum(side + 5 + fm.horizontalAdvance(text) + 16 for _, text in self.legend())
 
+    def _seen_left(self) -> int:
+        """Where the lists in sight begin in this widget: scrolled sideways in a scroll area,
+        the viewport's left edge (the legend drawn at x = 0 had scrolled out of sight: r51 dr3
+        6)."""
+        parent = self.parentWidget()
+        return max(0, -self.x()) if parent is not None else 0
+
     def _seen_width(self) -> int:
         """The width of the lists in sight: in a scroll area (`least_width`), its viewport's,
         so that the legend at their left reads whole there (it had run on out of sight)."""
@@ -623,7 +638,7 @@ class RankLines(QWidget):
         beside them where it fits, else on a line of its own."""
         fm = QFontMetricsF(self._font)
         side = round(fm.height() * 0.6)
-        x = g.margin + 4
+        x = g.margin + 4 + self._seen_left()
         y = g.slot_rect(0).bottom() + g.row_h * 0.3
         for grade, text in self.legend():
             p.setPen(QPen(QColor("#57606a"), 1))
@@ -648,7 +663,8 @@ class RankLines(QWidget):
         if not keys:
             return
         fm = QFontMetricsF(self._font)
-        x, right = g.margin + 4 if x is None else x, self._seen_width() - g.margin
+        left = self._seen_left()
+        x, right = g.margin + 4 + left if x is None else x, left + self._seen_width() - g.margin
         key = fitting(keys, right - x, fm) if key is None else key
         for part in re.split(f"({NEW}|{OUT})", key):  # the marks in their colours
             if not part:

@@ -30,8 +30,10 @@ from PySide6.QtGui import (
     QResizeEvent,
     QShortcut,
     QShowEvent,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QFileDialog,
@@ -85,7 +87,12 @@ from .rank_lines import RankLines
 
 PRESENTATION_SCALE = 1.6
 MIN_PRESENTATION_SCALE = 1.15  # where the lists and the metric table do not fit, the least
+# … and where even so the metric table's rows do not all fit, the least for them: the window's
+# own type, every row in sight rather than larger type (r51 dr3 9)
+TABLE_PRESENTATION_SCALE = 1.0
 LIVE_DELAY_MS = 250  # a moved slider's comparison waits this long for the next move
+# the line under the query: what a click on a document does (the pane waits folded: r51 dr3 4)
+EXPLAIN_HINT = "Click a document to see why it moved."
 NARROW = 1400  # px: below this a document explained leaves only A's and B's lists beside it
 B_TIP = ("B: the configuration the delta chart, the replay and the explain diff set against "
          "the first (A)")
@@ -147,7 +154,9 @@ class ListsScroll(QScrollArea):
     """The ranked lists, scrolling sideways where they do not all fit at a width that reads
     their ids (`RankLines.least_width`): every configuration in reach, none drawn as a list of
     "…" (eight at 1,024 px had been, the last two cut off: r51 1). Keys go to the window (←
-    → step through the queries that moved most; a scroll area takes them to scroll)."""
+    → step through the queries that moved most; a scroll area takes them to scroll), which
+    gives Home, End, Page Up and Page Down back here (`scroll_key`); any wheel scrolls
+    sideways."""
 
     def __init__(self, lines: RankLines, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -157,6 +166,12 @@ class ListsScroll(QScrollArea):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setMinimumHeight(lines.minimumHeight())
+        self._wanted: int | None = None  # `keep_value`'s, until the range reaches it
+        bar = self.horizontalScrollBar()
+        bar.rangeChanged.connect(lambda *_: self._apply_wanted())
+        bar.actionTriggered.connect(self._forget_wanted)  # the user's own scroll wins
+        # the legend is drawn at the viewport's left (`RankLines._seen_left`): again on a scroll
+        bar.valueChanged.connect(lambda *_: lines.update())
 
     def bar_height(self) -> int:
         """The height the sideways scroll bar takes below the lists (0 where they fit)."""
@@ -166,6 +181,59 @@ class ListsScroll(QScrollArea):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
         event.ignore()
+
+    def scroll_key(self, key: int) -> bool:
+        """Home, End, Page Up, Page Down scroll the lists sideways (← → step the queries);
+        whether `key` is one of them. Presenting, with no scroll bar to drag, lists past the
+        screen's width had been out of a keyboard's or a clicker's reach (r51 dr3 7)."""
+        bar = self.horizontalScrollBar()
+        moves = {Qt.Key.Key_Home: -bar.maximum(), Qt.Key.Key_End: bar.maximum(),
+                 Qt.Key.Key_PageUp: -bar.pageStep(), Qt.Key.Key_PageDown: bar.pageStep()}
+        if key not in moves:
+            return False
+        self._wanted = None
+        bar.setValue(bar.value() + moves[Qt.Key(key)])
+        return True
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # Qt override
+        """Any wheel scrolls the lists sideways: there is no scrolling up and down (a plain
+        wheel over them had done nothing: r51 dr3 7)."""
+        bar = self.horizontalScrollBar()
+        self._wanted = None
+        if bar.maximum() > 0:
+            angle = event.angleDelta()
+            delta = angle.y() if abs(angle.y()) > abs(angle.x()) else angle.x()
+            # down (or left): on to the lists at the right, by the lines a wheel step scrolls
+            step = bar.singleStep() * QApplication.wheelScrollLines()
+            bar.setValue(bar.value() - delta * step // 120)
+            event.accept()
+        else:
+            event.ignore()
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # Qt override
+        """Tab into the lists leaves them where they are scrolled (the scroll area centred
+        the lists' widget, wider than it, moving the view to its middle: r51 dr3 11)."""
+        bar = self.horizontalScrollBar()
+        keep = bar.value()
+        done = super().focusNextPrevChild(next)
+        bar.setValue(keep)
+        return done
+
+    def keep_value(self, value: int) -> None:
+        """The scroll position `value`, now or once the lists are wide enough again (their
+        width comes back a layout pass after their columns do)."""
+        self._wanted = value
+        self._apply_wanted()
+
+    def _forget_wanted(self, *_: object) -> None:
+        self._wanted = None
+
+    def _apply_wanted(self) -> None:
+        bar = self.horizontalScrollBar()
+        wanted = self._wanted
+        if wanted is not None and bar.maximum() >= wanted:
+            bar.setValue(wanted)
+            self._wanted = None
 
 
 class CompareWindow(QWidget):
@@ -242,7 +310,7 @@ class CompareWindow(QWidget):
         self.lines = RankLines(self)
         self.lines.doc_selected.connect(self._on_doc)
         self.lines.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # for presentation mode's keys
-        self.lines.replay_finished.connect(self._restore_columns)
+        self.lines.replay_finished.connect(self._on_replay_finished)
         self.explain = ExplainDiff(self)
         self.table = MetricTable(self)
         self.chart = QueryDeltaChart(self)
@@ -360,6 +428,15 @@ class CompareWindow(QWidget):
         # the user stepped to another)
         self._query_before: int | None = None
         self._present_query: int | None = None
+        # the document explained: (query, doc, the configuration it is explained into), and
+        # the one explained before presenting, shown again when its query comes back (leaving
+        # Present had cleared it, then opened the pane on the placeholder: r51 dr3 2)
+        self._explained: tuple[int, int, int] | None = None
+        self._explained_before: tuple[int, int, int] | None = None
+        # the lists' scroll position a replay (two lists, no scroll) is to give back (dr3 11)
+        self._scroll_before_replay: int | None = None
+        # … and the one A and B alone beside the explain pane are to give back
+        self._scroll_before_explain: int | None = None
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.compare)
         s = session
@@ -718,6 +795,7 @@ class CompareWindow(QWidget):
         self.lines.set_query(q)
         self.chart.set_current_query(q)
         self.explain.clear()
+        self._explained = None
         self._fold_explain()  # nothing explained: the lists take its room again
         self._restore_columns()  # and every list comes back
         query = comp.dataset.queries[q]
@@ -739,8 +817,10 @@ class CompareWindow(QWidget):
                      "are set aside)"
         # "this query": the table below counts every query ("no metric changed" sat above a
         # table whose bundle figures had changed)
+        # and what a click on a document does: the explain pane waits folded, out of sight
+        # (r51 dr3 4)
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
-                                 f"this query, {pair}: {change}")
+                                 f"this query, {pair}: {change}. {EXPLAIN_HINT}")
         self._fit_lists()  # a query's line of another height: the legend kept whole
         if self.session.query != q:
             self.session.select_query(q)
@@ -753,11 +833,33 @@ class CompareWindow(QWidget):
         return self.lines.query
 
     def _on_doc(self, doc: int) -> None:
-        if self.comp is not None:
-            self._present_query = None  # a query the user looked into: kept on leaving
-            self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
-            self._place_explain()
-            self._restore_columns()
+        """`doc` explained into the list clicked, against the first (A's own list: into B):
+        a click in a list reached by scrolling had explained A → B and hidden that list
+        (r51 dr3 5)."""
+        if self.comp is None:
+            return
+        self._present_query = None  # a query the user looked into: kept on leaving
+        clicked = self.lines.clicked
+        into = (clicked if clicked is not None and clicked != 0
+                and clicked < len(self.comp.configs) else self.b_index)
+        self._explain(self.lines_query(), doc, into)
+
+    def _explain(self, q: int, doc: int, into: int) -> None:
+        """`doc` of query `q` explained from A into configuration `into`, the pane open
+        beside the lists, the clicked list kept in sight where they scroll."""
+        assert self.comp is not None
+        self._explained = (q, doc, into)
+        self.explain.show_move(self.comp, into, q, doc)
+        self.lines.set_selected_doc(doc)
+        scroll = self.lines_scroll.horizontalScrollBar()
+        keep = scroll.value()
+        self._place_explain()
+        self._restore_columns()
+        self._place_explain()  # again, for the lists now shown (`_place_explain`)
+        if self.lines.columns == list(range(len(self.comp.configs))):
+            self.lines_scroll.keep_value(keep)
+        elif self._scroll_before_explain is None:
+            self._scroll_before_explain = keep  # for when every list comes back
 
     def _place_explain(self) -> None:
         """The explain pane as wide as its table needs, up to half the row (at 1,280 px its
@@ -767,6 +869,11 @@ class CompareWindow(QWidget):
         total = sum(top.sizes())
         pane = top.sizes()[1] or total // 3
         pane = max(pane, min(self.explain.content_width(), total // 2))
+        least = self.lines.least_width()
+        if len(self.lines.columns) <= 2 and total - pane < least <= total * 2 // 3:
+            # the two lists beside it kept readable, with no scroll bar (a pane of a third
+            # had left them 4 px short: a bar with 4 px of travel, the legend cut: dr3 5)
+            pane = total - least
         if pane != top.sizes()[1]:
             top.setSizes([total - pane, pane])
 
@@ -785,13 +892,28 @@ class CompareWindow(QWidget):
         if self.comp is not None:
             if self.lines.replaying:
                 self.lines.set_replay_position(None)  # the one running stops first
+            if self._scroll_before_replay is None:
+                self._scroll_before_replay = self.lines_scroll.horizontalScrollBar().value()
             self.lines.set_columns([0, self.b_index])
             self.lines.replay(1500)
 
+    def _on_replay_finished(self) -> None:
+        """Every list back, scrolled where it was before the replay (it had come back at the
+        first lists: r51 dr3 11)."""
+        keep, self._scroll_before_replay = self._scroll_before_replay, None
+        self._restore_columns()
+        if keep is not None and not self.lines.replaying:
+            self.lines_scroll.keep_value(keep)
+
     def _restore_columns(self) -> None:
         if self.comp is not None and not self.lines.replaying:
-            self.lines.set_columns(self._columns())
+            columns = self._columns()
+            self.lines.set_columns(columns)
             self._fit_lists()  # the lists' scroll bar come or gone: the legend kept whole
+            keep = self._scroll_before_explain
+            if keep is not None and len(columns) == len(self.comp.configs):
+                self._scroll_before_explain = None
+                self.lines_scroll.keep_value(keep)
 
     def _on_top_moved(self, *_: object) -> None:
         if self.comp is not None and self.lines.columns != self._columns():
@@ -806,7 +928,8 @@ class CompareWindow(QWidget):
         sizes = self.top_split.sizes()
         if (n > 2 and not self.presenting and self.width() < NARROW
                 and self.explain.explained is not None and len(sizes) > 1 and sizes[1] > 0):
-            return [0, self.b_index]
+            into = self._explained[2] if self._explained is not None else self.b_index
+            return [0, into if 0 < into < n else self.b_index]
         return list(range(n))
 
     # -- presentation ---------------------------------------------------------------------
@@ -828,6 +951,7 @@ class CompareWindow(QWidget):
             self.showFullScreen()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
             order = self.moved()
+            self._explained_before = self._explained
             self._query_before = self._present_query = self.lines_query()
             if self.comp is not None and order and self.lines_query() != order[0]:
                 self.show_query(order[0])  # the query that moved most, whatever was shown
@@ -840,10 +964,20 @@ class CompareWindow(QWidget):
             # the query shown before, where presenting chose the one shown (its line of
             # another height had moved the split restored: r51 2, rv2 dr5 7); one the user
             # stepped to is kept
-            if (self._present_query is not None and self._query_before is not None
-                    and self.lines_query() == self._present_query):
-                self.show_query(self._query_before)
-            self._query_before = self._present_query = None
+            # (only where it is another: showing it again had cleared the explanation: dr3 2)
+            before = self._query_before
+            if (self._present_query is not None and before is not None
+                    and self.lines_query() == self._present_query
+                    and self.lines_query() != before):
+                self.show_query(before)
+                # … with the document explained on it before presenting
+                was = self._explained_before
+                if was is not None and was[0] == before and self._explained is None:
+                    self._explained = was
+                    assert self.comp is not None
+                    self.explain.show_move(self.comp, was[2], was[0], was[1])
+                    self.lines.set_selected_doc(was[1])
+            self._query_before = self._present_query = self._explained_before = None
             self.showNormal()
             self._restore_splits()
             # again once the window is its normal size (a window manager resizes it later):
@@ -877,9 +1011,13 @@ class CompareWindow(QWidget):
 
     def _fit_presentation(self) -> None:
         """Presenting, the type as large as lets the lists and every row of the metric table
-        fit the screen's height, from `_presentation_scale` down to MIN_PRESENTATION_SCALE (at
-        1.6 on a 1,920 × 1,080 screen five configurations' table had shown 6 of its 11
-        rows: r51 2, rv2 dr5 7); then the lists fitted (`_fit_lists`)."""
+        fit the screen's height (at 1.6 on a 1,920 × 1,080 screen five configurations' table
+        had shown 6 of its 11 rows: r51 2, rv2 dr5 7), and every list its width, from
+        `_presentation_scale` down to MIN_PRESENTATION_SCALE (eight lists at 1.6 had scrolled
+        out of a clicker's reach where 1.2 fitted them: r51 dr3 7). Where the table's rows
+        do not fit even so, down to TABLE_PRESENTATION_SCALE (at 1,280 × 800 three rows had
+        been out of sight: dr3 9); where they do not fit at that either, MIN_PRESENTATION_SCALE
+        again, the table scrolling. Then the lists fitted (`_fit_lists`)."""
         if not self.presenting:
             return
         total = sum(self.right_split.sizes())
@@ -889,10 +1027,17 @@ class CompareWindow(QWidget):
                 if abs(self.table.font_scale - scale) > 1e-9:
                     self._set_scale(scale)
                     self._fit_table()
-                if (scale <= MIN_PRESENTATION_SCALE
-                        or self._lists_need() + self._table_want() <= total):
+                tall = self._lists_need() + self._table_want() <= total
+                wide = self.lines.least_width() <= self.lines_scroll.width()
+                floor = MIN_PRESENTATION_SCALE if tall else TABLE_PRESENTATION_SCALE
+                if (tall and wide) or scale <= floor + 1e-9:
                     break
-                scale = max(MIN_PRESENTATION_SCALE, scale - 0.05)
+                scale = max(floor, scale - 0.05)
+            if not tall and scale < MIN_PRESENTATION_SCALE:
+                # the rows cut even so: the large type, the table scrolling (a smaller one
+                # would cost the room the type is for, and show them no better)
+                self._set_scale(MIN_PRESENTATION_SCALE)
+                self._fit_table()
         self._fit_lists()
 
     def _restore_splits(self) -> None:
@@ -900,12 +1045,21 @@ class CompareWindow(QWidget):
             return
         if self._sizes_before:
             sizes = self._sizes_before
-            if sizes[1] == 0 and self.explain.explained is not None:
-                # a document explained while presenting stays in sight (it folded away)
-                sizes = [sum(sizes) * 2 // 3, sum(sizes) - sum(sizes) * 2 // 3]
+            if self.explain.explained is None:
+                # nothing explained now: folded, whatever it was before (it had come back
+                # open on the placeholder: dr3 2)
+                sizes = [sum(sizes), 0]
             self.top_split.setSizes(sizes)
         if self._rows_before:
             self.right_split.setSizes(self._rows_before)
+        if self.explain.explained is not None and self.comp is not None:
+            # explained while presenting, or before: placed as a click places it, the
+            # narrow window's two lists beside it (it had come back at a third, 8 lists
+            # beside its cut table: dr3 3)
+            self._place_explain()
+            self._restore_columns()
+            self._place_explain()
+            self._fit_lists()
 
     def _presentation_scale(self) -> float:
         """PRESENTATION_SCALE on a 1080-px screen, less on a shorter one (down to 1.15): at
@@ -1005,6 +1159,8 @@ class CompareWindow(QWidget):
             self.step(1 if key == Qt.Key.Key_Right else -1)
         elif key == Qt.Key.Key_R:
             self.replay()
+        elif self.lines_scroll.scroll_key(key):  # Home End PgUp PgDn: the lists sideways
+            pass
         else:
             super().keyPressEvent(event)
 
