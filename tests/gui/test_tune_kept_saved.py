@@ -225,3 +225,23 @@ def test_a_rerun_with_new_trials_dates_its_record_to_itself_as_one_undo_step(
     again = tomllib.loads(configuration_toml(s.configurations.get(first.name)))["tuned"]
     assert again == tuned
     assert "(undone)" not in panel.status.text()
+
+
+def test_undoing_a_dated_rerun_then_the_first_save_removes_the_configuration(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """r51 dr3 1: the rerun's dating is a step of its own, over the first run's save: two
+    Undos take back both, and the panel no longer names the configuration as its run's."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    name = panel.tuned_name
+    panel.settings.budget.setValue(4)
+    _run(qtbot, panel)
+    assert panel.tuned_name == name and "now dated to this run" in panel.status.text()
+    s.undo()
+    assert name in s.configurations.names
+    s.undo()
+    assert name not in s.configurations.names and panel.tuned_name == ""
+    s.redo()
+    s.redo()
+    tuned = tomllib.loads(configuration_toml(s.configurations.get(name)))["tuned"]
+    assert tuned["trials"] == {"fold 1 of 2": 4, "fold 2 of 2": 4, "all": 4}
+    assert panel.tuned_name == name

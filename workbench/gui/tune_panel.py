@@ -647,7 +647,7 @@ class TunePanel(QWidget):
                     self._say(text.replace(dated, f"{dated} (undone)", 1))
             else:
                 self._say(text.replace(f"{dated} (undone)", dated, 1))
-            return
+        # the first run's save undone too (or redone): no longer named as the run's (or again)
         said = f"; saved as the configuration {name}"
         text = self.status.text()
         if self.tuned_name and name not in self.session.configurations:
