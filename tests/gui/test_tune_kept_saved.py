@@ -191,6 +191,10 @@ def test_a_rerun_that_ran_no_trial_leaves_the_record_as_it_was(
     assert (f"already saved as the configuration {first.name}, from the run of "
             "2025-01-02T03:04:05Z; nothing new to save") in panel.status.text()
     assert panel.tuned_name == first.name
+    # removed (as Undo of the first run's save removes it; the rerun left no step), said so
+    s.configurations.remove(first.name)
+    assert panel.tuned_name == ""
+    assert f"already saved as the configuration {first.name} (undone)" in panel.status.text()
 
 
 def test_a_rerun_with_new_trials_dates_its_record_to_itself_as_one_undo_step(

@@ -650,6 +650,8 @@ class TunePanel(QWidget):
         # the first run's save undone too (or redone): no longer named as the run's (or again)
         said = f"; saved as the configuration {name}"
         text = self.status.text()
+        if f"; already{said[1:]}" in text:  # a rerun that ran no trial named it so (dr3 8)
+            said = f"; already{said[1:]}"
         if self.tuned_name and name not in self.session.configurations:
             self.tuned_name, self._undone = "", name
             if said in text and f"{said} (undone)" not in text:
