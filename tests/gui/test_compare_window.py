@@ -219,7 +219,10 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     header = view.table.horizontalHeader()
     # the header's text as large as the cells', above the style sheet's 13 px
     cell_px = QFontInfo(view.table.item(0, 0).font()).pixelSize()
-    assert cell_px > 13 and QFontInfo(header.font()).pixelSize() == cell_px
+    assert QFontInfo(header.font()).pixelSize() == cell_px
+    # above 13 px, or, where even the least large type cut metric rows, the window's own
+    # with every row in sight (r51 dr3 9)
+    assert cell_px > 13 or view.table.verticalScrollBar().maximum() == 0
     view.replay()
     assert view.lines.replaying
     with qtbot.waitSignal(view.lines.replay_finished, timeout=5000):
