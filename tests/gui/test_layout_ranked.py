@@ -250,7 +250,7 @@ LABELS = {"single token evidence": "one word", "not in project": "off-project",
 def test_long_prompt_evidence_s_label_is_whole_in_the_narrowest_gate_column(
         qapp: object, styled: object) -> None:
     """r51 dr3 10: "long, weak", the widest label, read "long,…" in a column under 70 px.
-    The gate column keeps at least seven characters' room (`RankedTable._fit_widths`'s
+    The gate column keeps at least seven characters' room (`RankedTable._fit_id`'s
     gate_least); the label reads whole there."""
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QApplication
