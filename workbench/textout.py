@@ -8,7 +8,7 @@ import sys
 import textwrap
 import time
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from contextlib import contextmanager
 from typing import Any
 
@@ -202,10 +202,12 @@ def progress_bar(label: str) -> Iterator[ProgressFn]:
         bar.close()
 
 
-def explain_lines(details: dict[str, Any]) -> list[str]:
+def explain_lines(details: dict[str, Any], idle: Set[str] = frozenset()) -> list[str]:
     """A model's explain breakdown as `workbench explain` prints it under a result, and the
     window's preview under the document: a line per value, a list of records (matched
-    terms, entities) one line each, at most twelve."""
+    terms, entities) one line each, at most twelve. `idle`: signals 0 for every pair at the
+    values in use (`Model.idle_signals`), left out of a table of names as the score's sum
+    leaves them out (vault-search's proximity=0, clamp=0 when shipped)."""
     out: list[str] = []
     for key, value in details.items():
         if key == "memory_block":  # printed whole after the results
@@ -214,8 +216,8 @@ def explain_lines(details: dict[str, Any]) -> list[str]:
             out.append(f"snippet: {value}")
         elif isinstance(value, dict):  # a table of names: every entry, none cut (rv51 4:
             # the bonuses were cut before age, the total not to be reconciled)
-            out.append(f"{key}: " + (", ".join(f"{k}={_short(v)}" for k, v in value.items())
-                                     or "none"))
+            out.append(f"{key}: " + (", ".join(f"{k}={_short(v)}" for k, v in value.items()
+                                               if k not in idle) or "none"))
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             out.append(f"{key}:")
             for item in value[:12]:

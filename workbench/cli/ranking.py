@@ -473,7 +473,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
             if d is not None:  # gated: what it would have scored, and why
                 details = model.explain(pipe.prepared, dataset, 0, d, pipe.params)
                 # read as the results above are (rv51 4: Python's reprs, the bonuses cut)
-                for text in explain_lines({k: _readable(v) for k, v in details.items()}):
+                idle = model.idle_signals(pipe.prepared, pipe.params)
+                for text in explain_lines({k: _readable(v) for k, v in details.items()},
+                                          idle):
                     print("    " + text)
     shown = _shown(pipe)
     if shown is not None and shown.block:
@@ -500,7 +502,7 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
         print(f"    as contributions (the bars; they add up to it): {summed}")
     else:
         print(f"    score {r['score']:.6g} = {summed}")
-    for line in explain_lines({k: _readable(v) for k, v in details.items()}):
+    for line in explain_lines({k: _readable(v) for k, v in details.items()}, idle):
         print("    " + line)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Set
 from typing import Any
 
 from PySide6.QtCore import QTimer
@@ -119,14 +120,14 @@ def shown_html(details: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def details_html(details: dict[str, Any]) -> str:
+def details_html(details: dict[str, Any], idle: Set[str] = frozenset()) -> str:
     """The model's whole explain breakdown under the document, as `workbench explain` prints
     it (hybrid's vector similarity against its threshold, raw and normalised BM25, the
     entities read from the chat; a gate's reason; codeledger's reasons): the window had shown
     the signals' sum only. "" where the model gives none."""
     # less what the preview already shows: the document's id, the query, the snippet
     lines = explain_lines({k: v for k, v in details.items()
-                           if k not in ("snippet", "doc", "query")})
+                           if k not in ("snippet", "doc", "query")}, idle)
     if not lines:
         return ""
     return ("<div style='color:#57606a;margin-top:8px'>the model's breakdown (as <code>"
@@ -260,7 +261,7 @@ class DocumentPreview(QWidget):
                      + "</div>", self._breakdown(doc, details), shown_html(details),
                      "<p style='white-space:pre-wrap'>"
                      + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
-        parts.append(details_html(details))
+        parts.append(details_html(details, idle_signals(self.session)))
         self._set_html("".join(parts))
 
     def _set_html(self, page: str) -> None:
