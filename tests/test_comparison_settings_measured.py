@@ -1,5 +1,7 @@
-"""A mover's "— settings" names the changed values whose undoing alone moves the document back,
-with what undoing does, and not those that cannot move it (rv51 2): a 2-word decision-memory
+"""A mover's "— settings" names the changed values whose change alone moved the document the way
+it moved, with what the change did ("alone: 3 → 2, score +19"), the one that held it back apart,
+and not those that cannot move it (rv51 2; dr4 5, 6: the figures had said what undoing does,
+so a setting that held the document back read as a cause). A 2-word decision-memory
 query had named absent_weight, long_query_tokens and damping_tokens (none can touch a short
 query whose words all occur) and left out w_title and bonus_cwd, because parameters were tied
 to a signal by 5-letter prefixes of the words in its help."""
@@ -7,7 +9,10 @@ to a signal by 5-letter prefixes of the words in its help."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.conftest import SAMPLES
 from workbench.core.comparison import Configuration, compare_configurations, explain_move
@@ -65,8 +70,12 @@ def test_decision_memory_names_the_weights_that_moved_a_short_query_not_its_long
     text = _sentence("decision-memory", "decisions-eval", tuned, query, doc)
     assert text.startswith("moved from 3 to 2: lexical +"), text
     assert _named(text) == ["w_title", "bonus_cwd"], text
-    assert "w_title 6 → 17 (undone: back at 3, score −" in text, text
-    assert "bonus_cwd 6 → 17 (undone: score −11)" in text, text
+    # from the change's side: its place and score with the setting set back, then changed
+    gain = score_b - undone["w_title"][1]
+    assert round(gain, 6) == 19  # lexical: 17 − 6 at both places
+    assert "w_title 6 → 17 (alone: 3 → 2, score +19), bonus_cwd 6 → 17 (alone: score +11)" \
+        in text, text
+    assert "held back" not in text, text
     assert text.endswith(" and 4 more"), text
 
 
@@ -83,10 +92,12 @@ def test_codeledger_names_the_weight_that_moved_a_file_and_not_the_ones_that_did
     moving = {n for n, v in undone.items() if v != (rank_b, score_b)}
     assert moving == {"w_recent_touch"}  # the premise, by plain eval runs
     assert undone["w_recent_touch"][0] == 11
+    gain = score_b - undone["w_recent_touch"][1]
+    assert f"{gain:.2g}" == "0.28"
 
     text = _sentence("codeledger", "code-repo", tuned, query, doc)
     assert _named(text) == ["w_recent_touch"], text
-    assert text.endswith("— w_recent_touch 0.02 → 0.3 (undone: back at 11, score −0.28) and "
+    assert text.endswith("— w_recent_touch 0.02 → 0.3 (alone: 11 → 8, score +0.28) and "
                          "6 more"), text
 
 
@@ -111,7 +122,7 @@ def test_a_prepare_stage_value_is_measured_where_the_first_configuration_prepare
     assert set(two.related["bm25"]) == {"stemmer", "stop_words"}
     # they come before k1, whose undoing moves its score by under a quarter of its change
     k1 = two.undone["k1"]
-    assert abs(k1.total_delta) < abs(two.total_b - two.total_a) / 4 and k1.toward <= 0
+    assert abs(k1.total_delta) < abs(two.total_b - two.total_a) / 4 and k1.places == 0
     assert set(_named(two.sentence())[:2]) == {"stemmer", "stop_words"}, two.sentence()
 
 
@@ -125,3 +136,55 @@ def test_every_declared_prepare_stage_value_is_one_of_its_models_and_feeds_a_sig
         for signal, names in model.prepare_signals.items():
             assert signal in signals, (mid, signal)
             assert set(names) <= prepare, (mid, set(names) - prepare)
+
+
+def test_a_setting_that_held_the_document_back_is_said_apart_from_those_that_moved_it(
+        ) -> None:
+    """bm25 on tea-beir, k1 2 and b 0.3: d015 rose 10 → 5 for q07. b alone raised it (11 → 5),
+    k1 alone pulled it down (4 → 5): k1 is no cause of the rise. Each figure is from the
+    change's side, checked by plain eval runs with the one setting set back."""
+    tuned = {"k1": 2.0, "b": 0.3}
+    where = ("bm25", "tea-beir", "q07", "d015")
+    assert _place({}, *where)[0] == 10
+    rank_b, score_b = _place(tuned, *where)
+    assert rank_b == 5 and score_b is not None
+    rank_b_back, score_b_back = _place({"k1": 2.0}, *where)  # b set back
+    rank_k1_back, score_k1_back = _place({"b": 0.3}, *where)  # k1 set back
+    assert (rank_b_back, rank_k1_back) == (11, 4)
+    assert score_b_back is not None and score_k1_back is not None
+    assert f"{score_b - score_b_back:+.3g}" == "+0.139"
+    assert f"{score_b - score_k1_back:+.3g}" == "-0.467"
+
+    text = _sentence("bm25", "tea-beir", tuned, "q07", "d015")
+    assert text.startswith("moved from 10 to 5: "), text
+    assert text.endswith(" — b 0.75 → 0.3 (alone: 11 → 5, score +0.139); held back by "
+                         "k1 1.2 → 2 (alone: 4 → 5, score −0.467)"), text
+    assert _named(text.split("; held back by ")[0]) == ["b"], text
+
+
+def test_the_key_to_the_figures_is_printed_only_under_a_list_that_shows_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare, and the Markdown and HTML reports, say once what "alone:" and "held back by"
+    are (dr4 6), where a mover shows them; one setting changed shows none (the move itself)."""
+    from workbench.cli import main
+
+    tea = str(SAMPLES / "tea-beir")
+    key = "alone: the document's place and score with only that setting at the first"
+    assert main(["compare", tea, "-m", "bm25", "--defaults", "-p", "k1=2", "-p", "b=0.3"]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())
+    assert "(alone: " in flat and f"({key}" in flat
+    assert flat.index("moved most, ") < flat.index(f"({key}")  # under the list
+    assert main(["compare", tea, "-m", "bm25", "--defaults", "-p", "k1=2"]) == 0
+    out = capsys.readouterr().out
+    assert "moved most, " in out and "(alone: " not in out and "alone: the" not in out
+    for fmt in ("md", "html"):
+        for values, shown in ((["-p", "k1=2", "-p", "b=0.3"], True), (["-p", "k1=2"], False)):
+            path = tmp_path / f"r{len(values)}.{fmt}"
+            assert main(["report", tea, "-m", "bm25", "--defaults", *values, "-o",
+                         str(path)]) == 0
+            text = " ".join(path.read_text().split()).replace("&#x27;", "'")
+            assert ("Alone: the document's place and score with only that setting at the "
+                    "first" in text) == shown, (fmt, values)
+            assert ("(alone: " in text) == shown, (fmt, values)
+    capsys.readouterr()

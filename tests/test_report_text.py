@@ -52,13 +52,14 @@ def test_markdown_has_every_section() -> None:
     movers = [x for x in text.splitlines() if x.startswith("- `q")]
     words = (" moved from ", " entered at ", " dropped out ", " stayed at ")
     assert movers and all(any(w in m for w in words) for m in movers)
-    # each setting with what undoing it alone does (rv51 2), the one that moves it back most
-    # first; one that moves nothing counted, not named
-    plain = [re.sub(r" \(undone: [^)]*\)", "", m).rsplit(" — ", 1)[1] for m in movers]
+    # each setting with what its change alone did (rv51 2; dr4 5), the one that moved it most
+    # first; one that moves nothing counted, not named; one that held it back said apart
+    plain = [re.sub(r" \(alone: [^)]*\)", "", m).rsplit(" — ", 1)[1] for m in movers]
     assert set(plain) <= {"k1 1.2 → 0.9, b 0.75 → 0.4", "b 0.75 → 0.4, k1 1.2 → 0.9",
                           "k1 1.2 → 0.9 and 1 more", "b 0.75 → 0.4 and 1 more",
-                          "b 0.75 → 0"}, plain
-    assert any("(undone: " in m for m in movers)
+                          "k1 1.2 → 0.9; held back by b 0.75 → 0.4",
+                          "b 0.75 → 0.4; held back by k1 1.2 → 0.9", "b 0.75 → 0"}, plain
+    assert any("(alone: " in m for m in movers)
 
 
 def test_a_file_is_named_once() -> None:

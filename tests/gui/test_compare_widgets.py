@@ -369,3 +369,24 @@ def test_a_tuned_configurations_head_keeps_its_name_and_its_mark(
     head = table.horizontalHeaderItem(2)
     assert head is not None
     assert head.text() == "tuned on nDCG@10\n(training scores)"
+
+
+def test_a_sentence_with_settings_figures_carries_their_key_as_its_tooltip(
+        qtbot: QtBot) -> None:
+    """The window shows a mover's sentence as compare does: where it has "alone:" figures, its
+    tooltip says what they are (dr4 6); a move with one setting changed has none, nor a key."""
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    view = ExplainDiff()
+    qtbot.addWidget(view)
+    q, doc = ds.queries.ids.index("q07"), ds.corpus.index["d015"]
+    for values, shown in (({"k1": 2.0, "b": 0.3}, True), ({"k1": 2.0}, False)):
+        comp = compare_configurations(model, ds, [
+            Configuration("defaults", model.schema.resolve({})),
+            Configuration("tuned", model.schema.resolve(values))], n_resamples=50)
+        view.show_move(comp, 1, q, doc)
+        assert ("(alone: 11 → 5, score +0.139)" in view.sentence.text()) == shown
+        assert view.sentence.toolTip().startswith("alone: the document's place and score with "
+                                                  "only that setting") == shown
+    view.clear()
+    assert view.sentence.toolTip() == ""

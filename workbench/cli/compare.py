@@ -82,6 +82,7 @@ from workbench.report.text import (
     p_text,
     params_table,
     row_digits,
+    settings_key,
     subject,
     trained_pair,
 )
@@ -542,7 +543,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if lines:
             out += ["", wrap(f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
                              f"({movers_heading(comp, args.k, i)}):"),
-                    *(wrap(f"  {line}") for line in lines)]
+                    *(wrap(f"  {line}") for line in lines),
+                    *(wrap(f"({key})") for key in settings_key(lines))]
     if comp.measure_hint:  # after what it shows
         out += ["", wrap(f"note: to measure which ranks better, give {comp.measure_hint}")]
     if args.cost:

@@ -80,8 +80,9 @@ class MoveExplained:
     # the other's 0 had read "lexical −7.39", and "let through" a gate that still held)
     kept_at_zero: tuple[int, tuple[str, float]] | None = None
     # per changed parameter that could be scored again, the document with it alone undone
-    # (`comparison.undo`): those that move it back most are named first, with what undoing
-    # them does; those that move it not at all are not named ("absent_weight 1 → 2.25" had
+    # (`comparison.undo`): those whose change alone moved it the way it moved are named
+    # first, with what the change did ("alone: 3 → 1"); the one that held it back most is
+    # said apart; those that move it not at all are not named ("absent_weight 1 → 2.25" had
     # been named for a 3-word query with no absent word, w_title 6 → 17 left out)
     undone: dict[str, Undone] = field(default_factory=dict)
 
@@ -254,10 +255,15 @@ class MoveExplained:
         """The sentence, its changed settings after it: those tied to what moved it first."""
         # the min score that cut it first, not hidden in "and 2 more"
         floors = {f[0] for f in (self.floor_a, self.floor_b) if f is not None}
-        # then those whose undoing alone moves it back most (w_title 6 → 17: undone, back at
-        # 1), by places, then by how far its score moves
+        # then those that moved it the way it moved, each alone measured (w_title 6 → 17:
+        # alone, 3 → 1), by places, then by how far its score moves; one that held it back
+        # (k1 1.2 → 1.5 alone raised a document that fell 2 → 74) is no cause: said apart
         undone = self.undone
         effect = {n: u for n, u in undone.items() if u.moves}
+        big = len(self.signals) + 10**6  # past any list: out of it
+        place_a = big if self.rank_a is None else self.rank_a
+        place_b = big if self.rank_b is None else self.rank_b
+        rose = place_b < place_a or (place_b == place_a and self.total_b > self.total_a)
         # then, of those not scored again (a prepare-stage value), one tied to a signal that
         # moved (the model's declaration or its name: superseded_penalty for superseded),
         # that signal moving most first
@@ -273,14 +279,20 @@ class MoveExplained:
         # 0.5 → 0.8, base_medium … and 32 more" whatever moved the document
         gates = {_alnum(g) for g in (self.gate_a, self.gate_b) if g}
 
-        # one that moves it back a place, or a quarter of its own score's change, before
-        # those tied; one that moves it less after them (k1's +0.015 of a −3.17 had led
-        # stemmer and stop_words, which no live run can undo)
+        def pinned(n: str) -> bool:  # the min score or the gate that cut it
+            return n in floors or any(g in _alnum(n) for g in gates)
+
+        gained = self.total_b - self.total_a
+        held = sorted((n for n, u in effect.items() if u.side(rose, gained) < 0 and not pinned(n)),
+                      key=lambda n: (-abs(effect[n].places), -abs(effect[n].gain)))
+        # one that moves it a place, or a quarter of its own score's change, before those
+        # tied; one that moves it less after them (k1's +0.015 of a −3.17 had led stemmer and
+        # stop_words, which no live run can undo)
         own = abs(self.total_b - self.total_a)
 
         def group(n: str) -> int:
             u = effect.get(n)
-            if u is not None and (u.toward > 0 or abs(u.total_delta) >= own / 4):
+            if u is not None and (u.places != 0 or abs(u.total_delta) >= own / 4):
                 return 0
             return 1 if n in tied else 2 if u is not None else 3 if n not in undone else 4
 
@@ -288,26 +300,35 @@ class MoveExplained:
             n = item[0]
             u = effect.get(n)
             return (n not in floors, not any(g in _alnum(n) for g in gates), group(n),
-                    -u.toward if u else 0, -abs(u.total_delta) if u else 0.0,
+                    -abs(u.places) if u else 0, -abs(u.total_delta) if u else 0.0,
                     tied.get(n, len(tied)))
 
-        changed = sorted(self.changed.items(), key=key)
+        changed = sorted((kv for kv in self.changed.items() if kv[0] not in held), key=key)
         # a setting measured to move nothing here is not named (it had been, before those
         # that did); where nothing else is left, the count says so
         named = [kv for kv in changed[:3]
-                 if kv[0] not in undone or kv[0] in effect or kv[0] in floors
-                 or any(g in _alnum(kv[0]) for g in gates)]
-        if not named and changed and len(changed) <= 3:
+                 if kv[0] not in undone or kv[0] in effect or pinned(kv[0])]
+        if not named and changed and not held and len(changed) <= 3:
             named = changed  # each alone moves nothing, all together do: all named
-        # what undoing it does, where more than one changed (one undone alone is the first
-        # configuration: the move itself, said already)
-        said = {n: effect[n].text() for n, _ in named if n in effect} \
-            if len(self.changed) > 1 else {}
-        settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
-                             + (f" ({said[n]})" if said.get(n) else "") for n, (a, b) in named)
-        more = len(self.changed) - len(named)
+        # what the change alone did, where more than one changed (one alone is the move
+        # itself, said already)
+        said = {n: effect[n].text() for n in [*(n for n, _ in named), *held[:1]]
+                if n in effect} if len(self.changed) > 1 else {}
+
+        def setting(n: str, a: ParamValue, b: ParamValue) -> str:
+            return f"{n} {value_text(a)} → {value_text(b)}" + \
+                (f" ({said[n]})" if said.get(n) else "")
+
+        settings = ", ".join(setting(n, a, b) for n, (a, b) in named)
+        # said where it held it back a place, or a quarter of its own score's change; one that
+        # held it back less is only counted ("b … score +0.000982" of a −1.67)
+        back = [setting(n, *self.changed[n]) for n in held[:1] if group(n) == 0]
+        more = len(self.changed) - len(named) - len(back)
         if more > 0 and named:
             settings += f" and {more} more"
         elif more > 0:
-            settings = f"{more} settings changed, none of which alone moves it"
+            settings = (f"{more} setting{'s' if more > 1 else ''} changed, none of which "
+                        f"alone moves it{' this way' if back else ''}")
+        if back:
+            settings += ("; " if settings else "") + f"held back by {back[0]}"
         return f"{where}: {why}" + (f" — {settings}" if settings else "")

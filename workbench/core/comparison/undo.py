@@ -50,13 +50,26 @@ class Undone:
         return self.depth + 1 if rank is None else rank
 
     @property
-    def toward(self) -> int:
-        """Places the undoing moves it back toward its place under the first configuration
-        (negative: further away)."""
-        first, now, then = (self._place(r) for r in (self.back_to, self.rank_before, self.rank))
-        if first == now:
-            return -abs(then - now)
-        return (now - then) if first < now else (then - now)
+    def places(self) -> int:
+        """Places the change itself moved the document up: its place with the setting undone
+        minus its place as changed (negative: the change moved it down)."""
+        return self._place(self.rank) - self._place(self.rank_before)
+
+    @property
+    def gain(self) -> float:
+        """What the change itself added to the document's score (0 where not comparable)."""
+        return -self.total_delta
+
+    def side(self, rose: bool, gained: float) -> int:
+        """1 where the change alone moved the document the way it moved, -1 where it held it
+        back, 0 where it moves it not at all: by places against the move (`rose`: it went
+        up), else by score against its own score's change (`gained`; scores compare within
+        one query only, so a place is not weighed against a score)."""
+        if self.places:
+            return 1 if (self.places > 0) == rose else -1
+        if abs(self.gain) <= 1e-9 or abs(gained) <= 1e-9:
+            return 0
+        return 1 if (self.gain > 0) == (gained > 0) else -1
 
     @property
     def moves(self) -> bool:
@@ -64,15 +77,18 @@ class Undone:
         return self.rank != self.rank_before or abs(self.total_delta) > 1e-9
 
     def text(self) -> str:
-        """"undone: back at 1, score −52.1"; "undone: score −11"; "" where nothing moves."""
+        """From the change's side: "alone: 89 → 74, score +0.335" (its place with the setting
+        set back, then as changed; what the change added to its score); "alone: score +11";
+        "" where nothing moves."""
+        def place(rank: int | None) -> str:
+            return "out of the list" if rank is None else str(rank)
+
         parts = []
         if self.rank != self.rank_before:
-            back = self._place(self.rank) == self._place(self.back_to)
-            parts.append(("out of the list again" if back else "out of the list")
-                         if self.rank is None else f"{'back ' if back else ''}at {self.rank}")
+            parts.append(f"{place(self.rank)} → {place(self.rank_before)}")
         if abs(self.total_delta) > 1e-9:
-            parts.append(f"score {_signed(self.total_delta)}")
-        return f"undone: {', '.join(parts)}" if parts else ""
+            parts.append(f"score {_signed(self.gain)}")
+        return f"alone: {', '.join(parts)}" if parts else ""
 
 
 @dataclass(frozen=True)

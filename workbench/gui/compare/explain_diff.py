@@ -32,6 +32,7 @@ from workbench.gui.charts._base import MUTED
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
 from workbench.gui.signal_names import signal_labels
+from workbench.report.text import settings_key
 
 HINT = "Click a document in the lists to see why it moved"
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the number a cell shows, as a float
@@ -81,6 +82,7 @@ class ExplainDiff(QWidget):
         """No document: the hint."""
         self.explained = None
         self.sentence.setText(HINT)
+        self.sentence.setToolTip("")
         self.sentence.setStyleSheet(f"color: {MUTED};")
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.detail.setVisible(False)
@@ -94,7 +96,10 @@ class ExplainDiff(QWidget):
         move = explain_pair(comp, i, query, doc)
         self.explained = move
         a, b = comp.configs[0].name, comp.configs[i].name
-        self.sentence.setText(move.sentence())
+        text = move.sentence()
+        self.sentence.setText(text)
+        # what its settings' "alone:" figures are, as compare's and the report's key says
+        self.sentence.setToolTip("\n".join(settings_key([text])))
         self.sentence.setStyleSheet("font-weight: 600;")
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]

@@ -11,7 +11,7 @@ from workbench.core.data import display_title
 from workbench.core.text import Analyzer
 from workbench.report.html.cells import _g, _sign_class
 from workbench.report.html.snippets import _marked, code_snippet_html, snippet_html
-from workbench.report.text import CROSS_MODEL_NOTE, judged_first
+from workbench.report.text import CROSS_MODEL_NOTE, judged_first, settings_key
 
 
 def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
@@ -43,11 +43,15 @@ def _movers(comp: Comparison, k: int, top: int) -> str:
         if not moved:
             out.append("<p>No document moved.</p>" if top else "<p>Not asked for.</p>")
             continue
+        cards = []
         for title, group in _kinds(comp, moved, top):
             out.append(f"<h4>{escape(title.format(k=k))}</h4>")
             if not group:
                 out.append('<p class="note">None.</p>')
-            out += [_mover(comp, i, m, analyzer) for m in group]
+            cards += [_mover(comp, i, m, analyzer) for m in group]
+            out += cards[len(cards) - len(group):]
+        out += [f'<p class="note">{escape(key[0].upper() + key[1:])}.</p>'
+                for key in settings_key(cards)]
     out.append("</section>")
     return "".join(out)
 

@@ -61,7 +61,14 @@ from workbench.report.text.meanings import (
     metric_meaning,
     metric_meanings,
 )
-from workbench.report.text.movers import CROSS_MODEL_NOTE, judged_first, mover_lines, movers_heading
+from workbench.report.text.movers import (
+    CROSS_MODEL_NOTE,
+    SETTINGS_KEY,
+    judged_first,
+    mover_lines,
+    movers_heading,
+    settings_key,
+)
 from workbench.report.text.numbers import (
     LEVEL,
     MORE_DIGITS,
@@ -113,6 +120,7 @@ __all__ = [
     "MOVED_TEXT",
     "P_TEXT",
     "SELECTION_GATES",
+    "SETTINGS_KEY",
     "TRAINED_NOTE",
     "WEAK",
     "PerQuery",
@@ -177,6 +185,7 @@ __all__ = [
     "primary_text",
     "relevant_left_out",
     "row_digits",
+    "settings_key",
     "settings_leads",
     "settings_lines",
     "ship_caveat",

@@ -20,7 +20,7 @@ from workbench.report.text.headline import chart_metric, per_query
 from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import _md_table, code_span, flags_as_code, md, ticks_as_code
 from workbench.report.text.meanings import metric_meanings
-from workbench.report.text.movers import mover_lines, movers_text
+from workbench.report.text.movers import mover_lines, movers_text, settings_key
 from workbench.report.text.numbers import LEVEL
 from workbench.report.text.settings import settings_lines
 from workbench.report.text.summary import summary_lines
@@ -114,6 +114,8 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
+        lines += [line for key in settings_key(moved)
+                  for line in ("", md(f"{key[0].upper()}{key[1:]}."))]
     lines += ["", "## Settings to ship", "", *settings_lines(comp)]
     if comp.measure_hint:
         lines += ["", f"{md(MEASURE_TEXT)} "
