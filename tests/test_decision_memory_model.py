@@ -314,3 +314,24 @@ def test_word_lists_key_the_prepared_cache_whatever_their_gate() -> None:
     prepare(model, ds, odd)  # through the disk cache
     again = prepare(model, ds, defaults)
     assert model.combine(again, defaults).total.tolist() == fresh.total.tolist()
+
+
+@pytest.mark.parametrize(("mode", "other"), [("search", "inject_min_score"),
+                                             ("injection", "search_min_score")])
+def test_a_forced_mode_marks_the_other_modes_settings_inert(mode: str, other: str) -> None:
+    """mode=search makes every query a manual search, so the injection settings change no
+    score, and the other way round (dr5 11: only a query file of one mode had said so)."""
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+
+    model = DecisionMemoryModel()
+    ds = load_dataset(SAMPLES / "decisions")
+    params = resolve_params(model, {"mode": mode})
+    prep = model.prepare(ds, params)
+    inert = model.inert_params(prep, params)
+    assert other in inert
+    assert f"{mode.replace('injection', 'inject')}_min_score" not in inert  # its own reads
+    base = rank(model.combine(prep, params), 50, model.selection_params(params))
+    moved = resolve_params(model, {"mode": mode, other: SCHEMA[other].high})
+    got = rank(model.combine(prep, moved), 50, model.selection_params(moved))
+    assert np.array_equal(got.scores, base.scores, equal_nan=True)

@@ -29,6 +29,8 @@ from workbench.core.models.decision_memory.params import (
     GATES,
     GROUPS,
     INJECTION_ONLY,
+    NO_INJECTION,
+    NO_SEARCH,
     SCHEMA,
     SEARCH_ONLY,
     SIGNALS,
@@ -99,9 +101,9 @@ class DecisionMemoryModel(Model):
 
     def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
         """A locality bonus no candidate is in the class of; in mode "query", the settings
-        every query's own context replaces (min_score, limit, project_only) and those of a mode
-        no query is in (manual search's bonuses when every query injects): no value of theirs
-        changes a score here."""
+        every query's own context replaces (min_score, limit, project_only); and those of a mode
+        no query is in (manual search's bonuses when every query injects, or when mode
+        "injection" makes every one inject): no value of theirs changes a score here."""
         prep: DecisionMemoryPrepared = prepared
         out: dict[str, str] = {}
         if len(prep.pair_doc):
@@ -116,7 +118,12 @@ class DecisionMemoryModel(Model):
                      "matches its project name alone (the cwd and scope bonuses come first)")):
                 if cls not in seen:
                     out[name] = f"no candidate decision {what}"
-        if str(params["mode"]) != "query" or not len(prep.specs):
+        mode = str(params["mode"])
+        if mode != "query":  # a forced mode: every query is of it (dr5 11)
+            for name in INJECTION_ONLY if mode == "search" else SEARCH_ONLY:
+                out.setdefault(name, NO_INJECTION if mode == "search" else NO_SEARCH)
+            return out
+        if not len(prep.specs):
             return out
         inj = prep.q_mode != 0
         for name, rows, own, what in (
@@ -129,10 +136,10 @@ class DecisionMemoryModel(Model):
                 out[name] = f"every query's context sets its own {what}"
         if not (~inj).any():
             for name in SEARCH_ONLY:
-                out.setdefault(name, "no query is a manual search: every one injects")
+                out.setdefault(name, NO_SEARCH)
         if not inj.any():
             for name in INJECTION_ONLY:
-                out.setdefault(name, "no query injects: every one is a manual search")
+                out.setdefault(name, NO_INJECTION)
         return out
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,

@@ -109,6 +109,10 @@ def gate_reason(gate: str, c: Constants = D) -> str:
     return GATE_REASONS[gate]
 
 
+# why the settings of a mode no query is in change nothing (`inert_params`): one reason for
+# all of them, which why-stats says once (dr5 9)
+NO_INJECTION = "no query injects: every one is a manual search"
+NO_SEARCH = "no query is a manual search: every one injects"
 # the settings only manual search reads, and those only injection reads
 SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_search",
                "retrieval_cap", "injection_cap", "superseded_penalty", "search_snippet_chars")
