@@ -151,3 +151,26 @@ def test_the_headline_says_what_the_figures_are_of(
     assert run({"id": "s1", "cwd": "/repos/app", "mode": "search"},
                {"id": "off", "cwd": "/repos/off"}) == \
         "mem: 0 of 2 queries are injection turns at default parameters"
+
+
+@pytest.mark.parametrize("forced", [False, True])
+def test_searches_only_say_returned_and_their_reason_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], forced: bool) -> None:
+    """dr5 9: with every query a search (by the file, or forced by mode=search), the rows said
+    "last injected result's score", "tokens per turn", "most injected", and the reason that
+    nothing is injected came three times, once per injection setting."""
+    folder = _folder(tmp_path)
+    rows = ([{"id": "i1", "cwd": "/repos/app"}] if forced else
+            [{"id": f"s{i}", "cwd": "/repos/app", "mode": "search"} for i in range(2)])
+    (tmp_path / "x.jsonl").write_text("".join(json.dumps(
+        {**q, "text": "connection pooling", "now": NOW}) + "\n" for q in rows))
+    assert main(["why-stats", "--live", str(folder), "--queries", str(tmp_path / "x.jsonl"),
+                 *(["-p", "mode=search"] if forced else [])]) == 0
+    out = capsys.readouterr().out
+    assert "injected result" not in out and "most injected" not in out
+    assert "last result's score: avg (no result = 0)" in out
+    assert "estimated tokens per search" in out and "most returned:" in out
+    notes = [line for line in out.replace("\n  ", " ").splitlines() if line.startswith("note:")]
+    assert notes == ["note: every query is a manual search: the figures are of what each search "
+                     "returns; none is injected, so inject_min_score=8 and inject_limit=3 apply "
+                     "to none of them"]

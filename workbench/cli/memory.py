@@ -130,8 +130,9 @@ def _log(path: str) -> Any:
 def cmd_why_stats(args: argparse.Namespace) -> int:
     """why-stats over a log, or (--live) over what the current parameters would inject."""
     emptied: int | None = None  # known only where the scores before the min score are
+    searches = False  # every turn a manual search: nothing is injected (dr5 9)
     if args.live:
-        stats, emptied, what = _live_stats(args)
+        stats, emptied, what, searches = _live_stats(args)
     else:
         # the last n lines, as pi-lodestone reads them: corrupt ones among them count
         n = clamp_last(args.last)
@@ -156,11 +157,11 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         return 0
     # a ranking of matches only (a model that injects nothing) returns no score-0 results
     injects = not args.live or hasattr(get_model(args.model), "injections")
-    print(format_stats(stats, emptied, injects))
+    print(format_stats(stats, emptied, injects, searches))
     return 0
 
 
-def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
+def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str, bool]:
     dataset = load_data(args)  # a memory folder without queries: eval's usage error
     if not len(dataset.queries):  # any other data without queries: the same (rv51 5)
         raise UsageError(f"{args.data}: no queries; `workbench why-stats --live` has no query "
@@ -189,19 +190,43 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
                 if not n else f"{dataset.name}: what {model.id} would inject for {queries}{at}")
         # the queries that are no turn (a manual search, a disabled project's): said, as the
         # Injection tab says them (rv51 3, 6)
-        what += "".join(f"\nnote: {line}" for line in live.left_out.lines())
+        lines = live.left_out.lines()
     else:  # a ranking, read as an injection source: what the figures are
         limit = turns[0].limit if turns else depth
         what = (f"{dataset.name}: {model.id}'s top {limit} of each of the {len(turns)} "
                 f"queries{at}, as if they were injected ({model.id} injects nothing itself; "
                 "snippet lengths as pi-lodestone cuts them)")
+        lines = []
     # a setting these turns do not take (an eval case's own topK replaces the inject limit):
     # said, as tune says it, so that its value is not read as the one the figures are for
     inert = model.inert_params(pipe.prepared, pipe.params)
-    for name in (n for n in model.headline if n in inert):
-        what += (f"\nnote: {name}={value_text(pipe.params[name])} applies to none of these "
-                 f"turns: {inert[name]}")
-    return injection_stats(turns), live.emptied, what
+    lines = _inert_notes([n for n in model.headline if n in inert], inert, pipe.params, lines,
+                         live.left_out.searches_only)
+    return (injection_stats(turns), live.emptied, what + "".join(f"\nnote: {x}" for x in lines),
+            live.left_out.searches_only)
+
+
+def _inert_notes(names: list[str], inert: dict[str, str], params: Any, lines: list[str],
+                 searches_only: bool) -> list[str]:
+    """`lines` (what is left out), and a line per reason for the settings these turns do not
+    take, those with one reason named together (dr5 9: one reason had been said three
+    times); where every query is a search, the injection settings join the line that says
+    so."""
+    from workbench.core.models.decision_memory.params import NO_INJECTION
+
+    by_reason: dict[str, list[str]] = {}
+    for name in names:
+        by_reason.setdefault(inert[name], []).append(f"{name}={value_text(params[name])}")
+    out = list(lines)
+    for why, said in by_reason.items():
+        listed = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+        verb = "applies" if len(said) == 1 else "apply"
+        searches = [i for i, x in enumerate(out) if x.startswith("every query is a manual")]
+        if searches_only and why == NO_INJECTION and searches:  # that line says why
+            out[searches[0]] += f", so {listed} {verb} to none of them"
+        else:
+            out.append(f"{listed} {verb} to none of these turns: {why}")
+    return out
 
 
 def _setting_text(last: float, lo: float, hi: float, none: str) -> str:
@@ -211,9 +236,11 @@ def _setting_text(last: float, lo: float, hi: float, none: str) -> str:
 
 
 def format_stats(st: InjectionStats, emptied: int | None = None,
-                 returns_unmatched: bool = True) -> str:
+                 returns_unmatched: bool = True, searches: bool = False) -> str:
     """The table, the most injected, the verdict. `emptied`: of the turns with no result,
-    those whose best match scored below the min score (known live, not from a log)."""
+    those whose best match scored below the min score (known live, not from a log).
+    `searches`: every turn is a manual search, so its rows say returned, not injected (dr5 9:
+    "most injected" had stood under "none is injected")."""
     rows: list[list[Any]] = [
         ["turns", st.turns],
         ["time span", f"{st.first_ts} … {st.last_ts}" if st.first_ts else
@@ -225,22 +252,24 @@ def format_stats(st: InjectionStats, emptied: int | None = None,
         ["turns with no result", f"{st.zero_pct:.1f} %"],
         ["top score: avg / min / max (no result = 0)", f"{st.top_avg:.2f} / {st.top_min:.2f} / "
                                                        f"{st.top_max:.2f}"],
-        ["last injected result's score: avg (no result = 0)", f"{st.tail_avg:.2f}"],
+        [f"last {'' if searches else 'injected '}result's score: avg (no result = 0)",
+         f"{st.tail_avg:.2f}"],
         [f"over the {turns_text(st.answered)} with a result: top / last avg",
          f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}" if st.answered else "—"],
         ["min score / limit (last turn)",
          _setting_text(st.min_score, *st.min_score_range, "none (0)") + " / "
          + _setting_text(st.limit, *st.limit_range, "none")],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
-        ["estimated tokens per turn", st.tokens_per_turn],
+        ["estimated tokens per search" if searches else "estimated tokens per turn",
+         st.tokens_per_turn],
     ]
     out = format_table(["figure", "value"], rows)
     if st.most_injected:
-        out += "\n\nmost injected:\n" + format_table(
+        out += f"\n\nmost {'returned' if searches else 'injected'}:\n" + format_table(
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += "\n\n" + wrap(verdict_line(st, emptied, returns_unmatched))
+        out += "\n\n" + wrap(verdict_line(st, emptied, returns_unmatched, searches))
     return out
 
 

@@ -415,13 +415,16 @@ def min_score_decides_text(st: InjectionStats, emptied: int | None = None) -> st
 
 
 def verdict_line(st: InjectionStats, emptied: int | None = None,
-                 returns_unmatched: bool = True) -> str:
+                 returns_unmatched: bool = True, searches: bool = False) -> str:
     """Whether the min score decides, on the turns that injected something (each against its
     own turn's min score) and, live (`emptied`), on the turns it left empty though they
     matched; and where pi-lodestone's verdict (its averages count a turn with no result as
     0) differs for that reason, that. `returns_unmatched`: with no min score a turn returns
     its score-0 results too (pi-lodestone's; a model injecting nothing itself is not said
-    to: what it ranks depends on the model)."""
+    to: what it ranks depends on the model). `searches`: every turn a manual search, whose
+    results are returned, not injected (dr5 9)."""
+    inj = "returned" if searches else "injected"
+    did = "returned something" if searches else "injected"
     empty = st.turns - st.answered
     if st.min_score_range[1] <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
         if not st.answered:
@@ -433,38 +436,38 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
                 + (f"; {turns_text(empty)} returned nothing" if empty else ""))
     if not st.answered:  # why, as far as it is known (a log does not say)
         if emptied is None:
-            return ("no turn injected anything: below the min score, gated, no match, or a "
+            return (f"no turn {inj} anything: below the min score, gated, no match, or a "
                     "prompt too short (the log does not say which)")
         if emptied == empty:
-            return ("no turn injected anything: every turn's best match scored below the min "
+            return (f"no turn {inj} anything: every turn's best match scored below the min "
                     "score")
         if not emptied:
-            return ("no turn injected anything: no match, or every match gated (the min score "
+            return (f"no turn {inj} anything: no match, or every match gated (the min score "
                     "removed none)")
-        return (f"no turn injected anything: the min score left {turns_text(emptied)} empty "
+        return (f"no turn {inj} anything: the min score left {turns_text(emptied)} empty "
                 f"whose best match scored below it; {turns_text(empty - emptied)} had no "
                 "match, or every match gated")
     margin = st.tail_margin_answered
     # the margin counts only the turns that injected (as the GUI's "tail − min, injected
     # turns"); the tail average counts an empty one as 0, so say which turns where they differ
-    over = f" over the {turns_text(st.answered)} that injected" if empty else ""
+    over = f" over the {turns_text(st.answered)} that {did}" if empty else ""
     if emptied:  # live: turns that matched, every match below the min score
         nothing = empty - emptied
         return (f"the min score is doing real work: it leaves {turns_text(emptied)} empty whose "
                 f"best match scored below it"
                 + (f" ({turns_text(nothing)} had no match, or every match gated)" if nothing
                    else "")
-                + f"; the last injected result scores {margin:.2f} above its turn's min "
+                + f"; the last {inj} result scores {margin:.2f} above its turn's min "
                 f"score on average{over}")
     if st.threshold_decides:
-        out = (f"the min score is doing real work: the last injected result scores "
+        out = (f"the min score is doing real work: the last {inj} result scores "
                f"{margin:.2f} above its turn's min score on average{over} (within "
                f"{REAL_WORK_MARGIN:g})")
     else:
-        out = (f"the last injected results score well above the min score ({margin:.2f} above "
+        out = (f"the last {inj} results score well above the min score ({margin:.2f} above "
                f"it on average{over})"
                + (": the threshold rarely decides" if not empty else
-                  f"; {turns_text(empty)} injected nothing ("
+                  f"; {turns_text(empty)} {inj} nothing ("
                   + ("no match, or every match gated" if emptied == 0
                      else "below the min score, or no match")
                   + ")"))
