@@ -153,3 +153,45 @@ def test_the_metric_strip_counts_the_same_turns(tmp_path: Path, qtbot: object) -
     assert "vs 3.00" in strip.cards[0].detail.text()
     assert strip.counted_note.text().startswith("Figures over 4 of 5 queries: ")
     assert DISABLED.removeprefix("note: ") not in strip.counted_note.text()
+
+
+def test_the_strip_says_when_the_baseline_counts_other_turns(tmp_path: Path,
+                                                            qtbot: object) -> None:
+    """dr5 10: a baseline over 3 of the 5 queries against current values over 4 showed a bare
+    difference; dr5 9: against searches only it set what a search returns against what is
+    injected ("+90 vs 36")."""
+    from workbench.core.session import TuningSession
+    from workbench.gui.metric_strip import MetricStrip
+
+    folder = _folder(tmp_path)
+    s = TuningSession()
+    s.open(folder, queries=tmp_path / "q.jsonl")
+    s.set_model("decision-memory")
+    s.recompute()
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)  # type: ignore[attr-defined]
+    s.pin_baseline()  # 3 injections counted of 5
+    s.set_params({"mode": "injection"})  # the search injects too: 4 counted, "off" disabled
+    s.recompute()
+    strip.refresh()
+    note = strip.counted_note.text()
+    assert note.startswith("Figures over 4 of 5 queries: ")
+    assert note.endswith(". The baseline's over 3 of 5: part of each change is which queries "
+                         "count")
+    assert "vs 3.00" in strip.cards[0].detail.text()  # injections both: compared
+    s.set_params({"disabled_projects": "[]", "mode": "query"})
+    s.recompute()
+    strip.refresh()  # 4 of 5 again, but the disabled turn counted in place of the search
+    assert strip.counted_note.text() == (
+        f"Figures over 4 of 5 queries: {SEARCH.removeprefix('note: ')}. The baseline's over "
+        "3 of 5: part of each change is which queries count")
+    s.set_params({"mode": "search"})  # every query a search, 5 results each
+    s.recompute()
+    strip.refresh()
+    assert strip.cards[0].value.text() == "5.00"
+    assert [c.detail.text() for c in strip.cards[:3]] == [
+        "<span style='color:#8c959f'>baseline: injections</span>"] * 3
+    s.set_params({"mode": "query", "disabled_projects": ""})  # the baseline's own values
+    s.recompute()
+    strip.refresh()
+    assert "The baseline" not in strip.counted_note.text()

@@ -146,12 +146,17 @@ class MetricCard(QFrame):
         self.detail.setText(f"<span style='color:{color}'>{signed_html(d, 0)}</span>"
                             f" <span style='color:#8c959f'>vs {base}</span>")
 
-    def show_figure(self, name: str, value: float, base: float | None) -> None:
+    def show_figure(self, name: str, value: float, base: float | None,
+                    unlike: str = "") -> None:
         """A selection figure (`FIGURE_CARDS`): its value and its difference from the
-        baseline's, uncoloured (a cost, neither way better)."""
+        baseline's, uncoloured (a cost, neither way better); `unlike`: why the two are not
+        compared (one counts searches, the other injections), said instead."""
         label, fmt = FIGURE_CARDS[name]
         self.name.setText(label)
         self.value.setText("–" if math.isnan(value) else fmt.format(value))
+        if unlike and base is not None:
+            self._missing(unlike)
+            return
         if base is None or math.isnan(base) or math.isnan(value):
             self._missing("no baseline" if base is None else "baseline –")
             return
@@ -598,7 +603,14 @@ class MetricStrip(QWidget):
                     == schema.prepare_values(s.prepared_params)):
                 before = self._counted(base.params)
         self._say_counted(now[1].lines() if now is not None else [],
-                          int(now[0].sum()) if now is not None else 0)
+                          int(now[0].sum()) if now is not None else 0,
+                          self._baseline_over(now, before))
+        # one side's turns all searches, the other's injections: a difference would set what
+        # a search returns against what is injected (dr5 9: "+90 vs 36" above "none is
+        # injected"), so none is shown
+        unlike = ("" if now is None or before is None
+                  or now[1].searches_only == before[1].searches_only else
+                  "baseline: injections" if now[1].searches_only else "baseline: searches")
         for card, name in zip(self.cards, FIGURES, strict=False):
             if res is None:
                 card.name.setText(FIGURE_CARDS[name][0])
@@ -607,7 +619,7 @@ class MetricStrip(QWidget):
                 continue
             card.show_figure(name, self._figure(name, res, now),
                              None if base is None else
-                             self._figure(name, base.result, before))
+                             self._figure(name, base.result, before), unlike)
 
     def _counted(self, params: Params) -> tuple[NDArray[np.bool_], LeftOut] | None:
         """`counted_queries` on the prepared data: the queries that are turns, what is left
@@ -618,11 +630,26 @@ class MetricStrip(QWidget):
         found = counted_queries(s.model, s.prepared, params)
         return None if found is None else (np.asarray(found[0], np.bool_), found[1])
 
-    def _say_counted(self, lines: list[str], counted: int = 0) -> None:
-        """The note under the cards of the queries the figures leave out, said once."""
+    def _baseline_over(self, now: tuple[NDArray[np.bool_], LeftOut] | None,
+                       before: tuple[NDArray[np.bool_], LeftOut] | None) -> str:
+        """Where the baseline's figures count other queries than the current ones: "the
+        baseline's over 10 of 12" (dr5 10: "−0.02 vs 1.10" was mostly a change of
+        denominator, unsaid); "" where they count the same."""
+        if now is None or before is None or np.array_equal(now[0], before[0]):
+            return ""
+        n, was = len(before[0]), int(before[0].sum())
+        same_count = was == int(now[0].sum())
+        return (f"the baseline's over {was:,} of {n:,}" + (", other ones" if same_count else "")
+                + ": part of each change is which queries count")
+
+    def _say_counted(self, lines: list[str], counted: int = 0, baseline: str = "") -> None:
+        """The note under the cards of the queries the figures leave out, said once, and
+        where the baseline's figures count other queries, that (`_baseline_over`)."""
         n = len(self.session.dataset.queries) if self.session.dataset is not None else 0
-        note = (f"Figures over {counted:,} of {n:,} queries: " + "; ".join(lines)
-                if lines else "")
+        note = (f"Figures over {counted if lines else n:,} of {n:,} queries"
+                + (": " + "; ".join(lines) if lines else "")
+                + (f". The {baseline.removeprefix('the ')}" if baseline else "")
+                if lines or baseline else "")
         if note != self.counted_note.text():
             self.counted_note.setText(note)
             self.counted_note.setToolTip(note)
