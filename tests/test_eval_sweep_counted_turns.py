@@ -68,7 +68,11 @@ def test_eval_counts_the_injections_only(tmp_path: Path,
     assert {k: v[0] for k, v in rows.items()} == COUNTED
     flat = " ".join(out.split())
     assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1  # said once, not per figure
-    assert "mean over the 3 of the 5 queries counted" in flat
+    # what the three are the mean over, said once (dr5 14: it had come under each)
+    assert flat.count("(see the notes)") == 1
+    assert "(results, empty, injected_tokens: the mean over the 3 of the 5 queries counted " \
+        "(see the notes))" in flat
+    assert "(results: results per query)" in flat
 
 
 def test_eval_with_judgments_keeps_relevance_over_every_judged_query(
@@ -88,7 +92,9 @@ def test_eval_with_judgments_keeps_relevance_over_every_judged_query(
     flat = " ".join(out.split())
     assert "5 judged queries" in flat
     assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1
-    assert "mean over the 3 of the 5 judged queries counted" in flat
+    assert "(results, empty, injected_tokens: the mean over the 3 of the 5 judged queries " \
+        "counted (see the notes))" in flat
+    assert flat.count("(see the notes)") == 1
     assert len(per_query.read_text().splitlines()) == 1 + 5  # every judged query's row
 
 

@@ -37,7 +37,7 @@ from workbench.cli.evaluate.metrics import (
     code_tasks,
 )
 from workbench.cli.evaluate.run_ids import check_run_file_ids
-from workbench.cli.evaluate.summary import _mean_text, _print_summary, tokens_gloss
+from workbench.cli.evaluate.summary import _mean_text, _print_summary, figure_glosses
 from workbench.cli.output import (
     check_output,
     check_outputs_apart,
@@ -48,7 +48,7 @@ from workbench.cli.output import (
 from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
-from workbench.core.metrics import BUNDLE_METRICS, metric_label, parse_metric
+from workbench.core.metrics import BUNDLE_METRICS, parse_metric
 from workbench.core.params import value_text
 from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.selection_figures import FIGURES, selects, snippet_chars
@@ -193,9 +193,8 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
     counted = int(mask.sum())
     over = (f"all {q:,} quer{'y' if q == 1 else 'ies'}" if counted == q
             else counted_text(counted, q, "query" if q == 1 else "queries"))
-    for m in figures:
-        say(f"({m}: {metric_label(m)}, mean over {over}"
-            + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
+    for line in figure_glosses(figures, over, model):
+        say(line)
     say("these say how much is returned, not how well (no judgments: give "
         f"{judgments_hint(args, dataset)} to measure quality)")
     return EXIT_OK

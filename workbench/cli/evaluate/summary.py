@@ -33,6 +33,19 @@ def tokens_gloss(model: Any) -> str:
             f"these results, each result's text {how}")
 
 
+def figure_glosses(shown: Sequence[str], over: str, model: Any) -> list[str]:
+    """The glosses of the selection figures shown, what they are the mean over said once
+    where there are several (dr5 14: "mean over the 0 of the 2 queries counted (see the
+    notes)" had come under each of three figures), as sweep says it."""
+    if len(shown) == 1:
+        m = shown[0]
+        return [f"({m}: {metric_label(m)}, mean over {over}"
+                + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")"]
+    return [f"({', '.join(shown)}: the mean over {over})"] + [
+        f"({m}: {metric_label(m)}" + (f", {tokens_gloss(model)}" if m == "injected_tokens"
+                                      else "") + ")" for m in shown]
+
+
 def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
                    pipe: Any, result: Any, metrics: list[str], notes: list[str],
                    judged: int, figures_over: int | None = None,
@@ -80,9 +93,8 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         say(f"note: {line}")
     over = counted_text(judged if figures_over is None else figures_over, judged,
                         f"judged {one_of(many) if judged == 1 else many}")
-    for m in shown:  # what the selection returns: glossed
-        say(f"({m}: {metric_label(m)}, mean over {over}"
-            + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
+    for line in figure_glosses(shown, over, model) if shown else ():  # what it returns
+        say(line)
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
