@@ -70,7 +70,7 @@ def test_top_k_without_expected_ids_is_said(tmp_path: Path) -> None:
 
 def test_hints_only_for_slips_in_the_style_written(tmp_path: Path) -> None:
     keys = ["topic", "project", "promptPreview", "nowMs", "MinScore", "minscore", "min-score",
-            "for_injecton"]
+            "for_injecton", "min_Score", "Project_Only"]
     _folder(tmp_path, *({k: 1} for k in keys))
     said = {w.split("field ")[1].split(":")[0].strip("'"): w for w in _warnings(tmp_path)
             if "reads no key" in w}
@@ -81,6 +81,9 @@ def test_hints_only_for_slips_in_the_style_written(tmp_path: Path) -> None:
     assert "(did you mean min_score?)" in said["minscore"]
     assert "(did you mean min_score?)" in said["min-score"]
     assert "(did you mean for_injection?)" in said["for_injecton"]
+    # a capital among underscores is snake_case with a slip (dr5 12: it had been minScore)
+    assert "(did you mean min_score?)" in said["min_Score"]
+    assert "(did you mean project_only?)" in said["Project_Only"]
 
 
 def test_warnings_name_the_key_as_written_with_its_place_and_list_the_keys_once(

@@ -227,15 +227,17 @@ def spelling_warnings(queries: QuerySet) -> list[str]:
 
 def _hint(key: str, readable: tuple[str, ...]) -> str:
     """The readable key `key` is most likely a slip for: the same letters but for case and
-    underscores, in the style written (MinScore → minScore, minscore → min_score), else a
-    close misspelling (for_injecton); none for a mere look-alike (topic is no topK, project
-    no projectOnly, nowMs no now: rv2 6)."""
+    underscores, in the style written (MinScore → minScore, minscore and min_Score →
+    min_score), else a close misspelling (for_injecton); none for a mere look-alike (topic is
+    no topK, project no projectOnly, nowMs no now: rv2 6)."""
     import difflib
 
     def squeezed(k: str) -> str:
         return k.lower().replace("_", "").replace("-", "")
 
-    camel = any(c.isupper() for c in key)
+    # camelCase where a capital joins words with no underscore between them: min_Score is
+    # snake_case with a slip of the shift key (dr5 12: it had been offered minScore)
+    camel = "_" not in key and any(c.isupper() for c in key)
     near = sorted((k for k in readable if squeezed(k) == squeezed(key)),
                   key=lambda k: (k in ORIGINAL_NAMES) != camel) or \
         difflib.get_close_matches(key, readable, n=1, cutoff=0.85)
