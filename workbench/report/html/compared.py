@@ -11,6 +11,7 @@ import workbench
 from workbench.core.comparison import Comparison
 from workbench.report.html.cells import _table
 from workbench.report.html.cost import _cost
+from workbench.report.query_notes import grouped_notes
 from workbench.report.text import (
     AGREEMENT_NOTE,
     agreement_table,
@@ -58,9 +59,14 @@ def _compared(comp: Comparison, k: int = 10) -> str:
     params = (_table(header, rows) if rows
               else "<p>None: the configurations are identical.</p>")
     lead = no_judgments_lead(comp)
+    def shown(n: str) -> str:
+        return ticks_as_code(n, lambda c: f"<code>{escape(c)}</code>", escape)
+
+    # the query file's notes in one box, a list (dr5 12)
     notes = (f"<p>{escape(lead)}</p>" if lead else "") + "".join(
-        f'<p class="caveat">{ticks_as_code(n, lambda c: f"<code>{escape(c)}</code>", escape)}'
-        "</p>" for n in comp.notes)
+        '<div class="caveat">the query file, as read:<ul>'
+        + "".join(f"<li>{shown(x)}</li>" for x in n) + "</ul></div>" if isinstance(n, list)
+        else f'<p class="caveat">{shown(n)}</p>' for n in grouped_notes(comp))
     summary = summary_lines(comp, k)
     if summary:
         notes += ('<div class="summary"><h3>In short</h3><ul>'

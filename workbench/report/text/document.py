@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from workbench.core.comparison import Comparison
+from workbench.report.query_notes import grouped_notes
 from workbench.report.text.agreement import AGREEMENT_NOTE, agreement_table
 from workbench.report.text.cases import case_lines
 from workbench.report.text.chance import evidence_key, many_tests_note
@@ -40,8 +41,12 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lead = no_judgments_lead(comp)
     if lead:
         lines += [md(lead), ""]
-    for note in comp.notes:
-        lines += [f"> **Note:** {ticks_as_code(note, code_span, md)}", ""]
+    for note in grouped_notes(comp):
+        if isinstance(note, list):  # the query file's, one box (dr5 12)
+            lines += ["> **Note:** the query file, as read:", ">",
+                      *(f"> - {ticks_as_code(n, code_span, md)}" for n in note), ""]
+        else:
+            lines += [f"> **Note:** {ticks_as_code(note, code_span, md)}", ""]
     summary = summary_lines(comp, k)
     if summary:
         lines += ["## In short", "", *(f"- {md(line)}" for line in summary), ""]
