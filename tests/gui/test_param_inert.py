@@ -36,3 +36,19 @@ def test_a_slider_every_eval_case_overrides_is_marked(qtbot: QtBot, tmp_path: Pa
     s.set_params({"mode": "injection"})
     s.recompute()
     assert label.isEnabled() and "no effect" not in editor.toolTip()
+
+
+def test_forcing_mode_search_marks_the_injection_sliders(qtbot: QtBot, tmp_path: Path) -> None:
+    # dr5 11: with Mode = search, Inject min score and Inject limit stayed at the top of the
+    # key parameters with no mark, though no query injects
+    s = open_session(_eval_cases(tmp_path), "decision-memory")
+    panel = ParamPanel(s)
+    qtbot.addWidget(panel)
+    panel.show()
+    s.set_params({"mode": "search"})
+    s.recompute()
+    why = "no effect on this data: no query injects: every one is a manual search"
+    for name in ("inject_min_score", "inject_limit"):
+        assert not panel.labels[name].isEnabled(), name
+        assert why in panel.editors[name].toolTip(), name
+    assert panel.labels["search_min_score"].isEnabled()
