@@ -105,10 +105,12 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             # difference held out" had been bm25 against bm25)
             tuned = [c for c in (first, name) if c in comp.training]
             who = name if name in comp.training else first
-            estimate = held_out_estimate(comp, who, metric)
-            verdict = held_out_verdict(comp, who, metric)
             # the held-out estimate first, the training figures second with the gap between
             # them (review rb, 9: the two numbers a reader quotes had both been training ones)
+            # — where the line is about the tuned configuration; a tuned reference ("dense
+            # against tea_bm25") is the other model's estimate, not this line's subject
+            estimate = held_out_estimate(comp, who, metric) if name in comp.training else ""
+            verdict = held_out_verdict(comp, who, metric)
             lead = (f"{name} against {first}: tune's held-out estimate first: {estimate}"
                     + (f": {verdict}" if verdict else "")
                     + f"{_optimism(comp, who, metric)}. Training scores second: "
