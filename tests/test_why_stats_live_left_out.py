@@ -174,3 +174,28 @@ def test_searches_only_say_returned_and_their_reason_once(
     assert notes == ["note: every query is a manual search: the figures are of what each search "
                      "returns; none is injected, so inject_min_score=8 and inject_limit=3 apply "
                      "to none of them"]
+
+
+def test_the_injection_tabs_verdict_says_returned_for_searches_only(
+        tmp_path: Path, qtbot: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr5 9: with every query a search, the tab's verdict said 'injected' where
+    why-stats --live says 'returned' (each search's results are returned, none injected)."""
+    from workbench.core.session import TuningSession
+    from workbench.gui.charts import InjectionDiagnostics
+
+    folder = _folder(tmp_path)
+    rows = [{"id": f"s{i}", "cwd": "/repos/app", "mode": "search"} for i in range(2)]
+    (tmp_path / "x.jsonl").write_text("".join(json.dumps(
+        {**q, "text": "connection pooling", "now": NOW}) + "\n" for q in rows))
+    s = TuningSession()
+    s.open(folder, queries=tmp_path / "x.jsonl")
+    s.set_model("decision-memory")
+    s.recompute()
+    panel = InjectionDiagnostics(s)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    panel.redraw()
+    said = panel.verdict.text()
+    assert "returned" in said and "inject" not in said, said
+    # the command line's verdict, word for word
+    assert main(["why-stats", "--live", str(folder), "--queries", str(tmp_path / "x.jsonl")]) == 0
+    assert said.split(" (")[0].split(":")[0] in capsys.readouterr().out.replace("\n  ", " ")

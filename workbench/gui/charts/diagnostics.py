@@ -157,6 +157,7 @@ class InjectionDiagnostics(ChartPanel):
         self.baseline_emptied = 0  # the same at the baseline's values
         self.inert: dict[str, str] = {}  # settings no turn takes here: name → why
         self.left_out: list[str] = []  # the queries that are no turn, a line each
+        self.searches = False  # every query a manual search (why-stats --live says so too)
         self.baseline_stats: InjectionStats | None = None
         self.logged_stats: InjectionStats | None = None
         self.counts_current: NDArray[np.int64] = np.zeros(0, np.int64)
@@ -319,6 +320,8 @@ class InjectionDiagnostics(ChartPanel):
         self.emptied = live.emptied
         # the queries that are no turn, as why-stats --live says them (rv51 3, 6)
         self.left_out = live.left_out.lines()
+        # every query a manual search: its results are returned, not injected (dr5 9)
+        self.searches = live.left_out.searches_only
         # the sliders these turns do not take (an eval case's topK replaces Inject limit)
         self.inert = (s.model.inert_params(s.prepared, s.params)
                       if s.prepared is not None and not s.needs_prepare else {})
@@ -358,7 +361,8 @@ class InjectionDiagnostics(ChartPanel):
                         columns, (self.emptied, self.baseline_emptied, None), strict=True)]
                     said = cell(texts[0])
                     if self.emptied:  # "empties 10": the line above in full
-                        said.setToolTip(verdict_line(cur, self.emptied).split("\n", 1)[0])
+                        said.setToolTip(verdict_line(cur, self.emptied, searches=self.searches)
+                                        .split("\n", 1)[0])
                     t.setItem(row, 1, said)
                     t.setItem(row, 2, cell(texts[1], color=MUTED))
                     t.setItem(row, 3, cell(texts[2], color=MUTED))
@@ -380,7 +384,7 @@ class InjectionDiagnostics(ChartPanel):
         # turn's 0, pi-lodestone's way, pulled the average under the min score itself), and
         # on the turns the min score left empty though they matched
         real = min_score_decides(cur, self.emptied)
-        text = verdict_line(cur, self.emptied).split("\n", 1)[0]
+        text = verdict_line(cur, self.emptied, searches=self.searches).split("\n", 1)[0]
         self.verdict.setText(text if cur.turns else "no turns")
         self.verdict.setStyleSheet(f"color: {'#9a6700' if real else MUTED};")
 
