@@ -5,6 +5,8 @@ nothing is judged; each set against the first configuration with no better / wor
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -27,10 +29,18 @@ def _row(out: str, first: str) -> list[str]:
 
 def _counts(path: str, **params: float) -> np.ndarray:
     """How many results each query returns: the ranked list's length (decision-memory's
-    lists are at most 3 long, well within the ranking's depth)."""
+    lists are at most 3 long, well within the ranking's depth); of a case file, the
+    injection cases only (its manual searches inject nothing: eval leaves them out, dr5 2)."""
     ds = load_dataset(path)
     ranking = Pipeline(get_model("decision-memory"), ds, params).run([]).ranking
-    return np.asarray(ranking.count, np.int64)
+    count = np.asarray(ranking.count, np.int64)
+    cases = Path(path) / "eval.jsonl"
+    if not cases.is_file():
+        return count
+    inject = [json.loads(line).get("forInjection", True)
+              for line in cases.read_text().splitlines() if line.strip()]
+    assert 0 < sum(inject) < len(inject)  # some searches to leave out
+    return count[np.asarray(inject, bool)]
 
 
 def test_compare_shows_what_each_selection_returns_against_the_first(

@@ -240,7 +240,8 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     comp.training = training_configurations(dataset, tuned_notes(configs, model))
     comp.tuned = dict(tuned_notes(configs, model))
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
-    comp.figures = compare_figures(figures, comp.results, comp.counted, chars)
+    comp.figures = compare_figures(figures, comp.results, comp.counted, chars,
+                                   turns=comp.turn_masks())
     return comp, comp.figures
 
 

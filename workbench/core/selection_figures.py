@@ -146,22 +146,31 @@ class FigureRow:
 
 def compare_figures(names: Sequence[str], results: Sequence[Any], counted: NDArray[np.bool_],
                     chars: PerQuery | None = None, *, n_resamples: int = 10_000,
-                    seed: int = 0) -> list[FigureRow]:
+                    seed: int = 0, turns: Sequence[NDArray[np.bool_] | None] = ()
+                    ) -> list[FigureRow]:
     """Each figure of `names` for every pipeline `Result` of `results` (configuration 0
     first), over the queries `counted` marks (bool (Q,): the judged ones, every query where
-    nothing is judged), set against configuration 0 (see `FigureRow`)."""
+    nothing is judged), set against configuration 0 (see `FigureRow`). `turns`, per
+    configuration: bool (Q,), the queries its figures count as turns (`diagnostics.
+    counted_queries`: eval's rule, a manual search beside injections left out), None where
+    every query counts; each mean is over its own turns, each test over the queries both
+    count."""
     from workbench.core.metrics.significance import paired_test
 
+    own = [counted if j >= len(turns) or (t := turns[j]) is None else counted & t
+           for j in range(len(results))]
     rows = []
     for name in names:
         row = FigureRow(name, [], [], [], [], [])
-        values = [of_result(name, r, chars)[counted] for r in results]
-        for j, v in enumerate(values):
+        values = [of_result(name, r, chars) for r in results]
+        for j, full in enumerate(values):
+            v = full[own[j]]
             mean = float(v.mean()) if v.size else float("nan")
             row.means.append(mean)
             row.deltas.append(mean - row.means[0])
-            test = paired_test(values[0], v, n_resamples=n_resamples, seed=seed) \
-                if j and v.size else None
+            both = own[0] & own[j]
+            test = paired_test(values[0][both], full[both], n_resamples=n_resamples,
+                               seed=seed) if j and both.any() else None
             moved = test is not None and test.improved + test.worsened > 0
             row.p_values.append(test.p_value if test is not None and moved else None)
             row.more.append(test.improved if test is not None else 0)

@@ -79,6 +79,10 @@ class Comparison:
     # model kept only the pairs a ranking to the depth compared can reach (hybrid), a place
     # past that depth is counted over every pair, as `explain` counts it
     prepared: list[Any] = field(default_factory=list, repr=False)
+    # per configuration, the queries its selection figures count as turns and what they
+    # leave out (`diagnostics.counted_queries`, as eval and sweep count them); None where
+    # every query counts (a model without query modes)
+    turns: list[Any] = field(default_factory=list, repr=False)
     _whole: dict[int, Scores] = field(default_factory=dict, repr=False)
     # (configuration, the setting undone alone, "" for none) → that run's places and totals
     # (`comparison.undo`): each mover of a configuration reads the same runs
@@ -149,6 +153,11 @@ class Comparison:
             return np.ones(len(self.dataset.queries), bool)
         return np.fromiter((bool(qrels.get(q)) for q in self.dataset.queries.ids), bool,
                            len(self.dataset.queries))
+
+    def turn_masks(self) -> list[NDArray[np.bool_] | None]:
+        """Per configuration, bool (Q,): the queries its selection figures count
+        (`turns`); None where every query counts."""
+        return [None if t is None else np.asarray(t[0], np.bool_) for t in self.turns]
 
     def per_query_delta(self, metric: str, i: int) -> NDArray[np.float64]:
         """float64 (Q,): configuration i − configuration 0 per query, NaN where a query is not

@@ -12,6 +12,7 @@ from workbench.core import engine
 from workbench.core.comparison.configuration import Configuration
 from workbench.core.comparison.result import Comparison, MetricRow
 from workbench.core.data import Dataset
+from workbench.core.diagnostics import counted_queries
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
@@ -59,6 +60,7 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     results: list[Result] = []
     inert: list[dict[str, str]] = []
     kept: list[Any] = []
+    turns: list[Any] = []
     for i, config in enumerate(configs):
         own = config.model or model
         params = own.schema.resolve(config.params)
@@ -70,12 +72,15 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
         res = run_live(own, state, params, judgments, ranked or ["ndcg@10"], depth)
         inert.append(own.inert_params(state, params))
         kept.append(state)
+        # the queries its selection figures count (eval's rule: a manual search beside
+        # injections injects nothing; dr5 2)
+        turns.append(counted_queries(own, state, params))
         if judgments is not None and len(ranked) < len(metrics):
             res.per_query = with_bundle_f1(res.per_query)
             res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
         results.append(res)
     comparison = Comparison(model, dataset, list(configs), results, list(metrics),
-                            inert=inert, prepared=kept)
+                            inert=inert, prepared=kept, turns=turns)
     # the paired tests count the judged queries, as the means do: a count every task has
     # (bundle files, tokens) counted the ones set aside too
     judged = judgments.judged_mask if judgments is not None else None

@@ -138,6 +138,22 @@ def _minus_sign(text: str, real: bool) -> str:
     return text.replace("-", "−") if real else text
 
 
+def turn_notes(comp: Comparison) -> list[str]:
+    """What the selection figures leave out (`Comparison.turns`: a manual search beside
+    injections, a disabled project's turn), each line said once, as eval says it; where the
+    configurations leave out different queries, each line after the ones it is of."""
+    found = [(c.name, t[1] if t is not None else None)
+             for c, t in zip(comp.configs, comp.turns, strict=False)]
+    kinds = list(dict.fromkeys(left for _, left in found if left is not None))
+    if len(kinds) == 1 and all(left is not None for _, left in found):
+        return list(kinds[0].lines())
+    lines: dict[str, list[str]] = {}
+    for name, left in found:
+        for line in left.lines() if left is not None else ():
+            lines.setdefault(line, []).append(name)
+    return [f"{', '.join(names)}: {line}" for line, names in lines.items()]
+
+
 def figure_notes(comp: Comparison) -> list[str]:
     """What figure_table's rows and columns say: neither way better."""
     from workbench.core.metrics import metric_label
@@ -145,11 +161,18 @@ def figure_notes(comp: Comparison) -> list[str]:
     _, queries = nouns(comp)
     one = singular(queries)
     n = int(comp.counted.sum())
-    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
-            else f"over all {n:,} {queries}")
+    noun = f"judged {queries}" if comp.dataset.qrels else queries
+    sizes = {n if m is None else int((comp.counted & m).sum()) for m in comp.turn_masks()}
+    if not sizes or sizes == {n}:
+        over = f"over the {n:,} {noun}" if comp.dataset.qrels else f"over all {n:,} {noun}"
+    elif len(sizes) == 1:  # eval's words (`cli.evaluate.counted.counted_text`)
+        over = f"over the {sizes.pop():,} of the {n:,} {noun} counted (see the notes)"
+    else:
+        over = f"over the {queries} each counts, of the {n:,} {noun} (see the notes)"
     lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
              + (", estimated as pi-lodestone does: snippet characters / 4"
                 if r.figure == "injected_tokens" else "") for r in comp.figures]
+    lines += turn_notes(comp)
     lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
                  f"much is returned, not how well. more/fewer: the {queries} on which it "
                  "returns more / less" + (" (empty: newly empty / no longer)" if any(
