@@ -80,6 +80,7 @@ from workbench.report.text import (
     mover_lines,
     movers_heading,
     p_text,
+    pair_texts,
     params_table,
     row_digits,
     settings_key,
@@ -559,7 +560,9 @@ def shipped_lines(comp: Any) -> list[str]:
     one line: which, and what the settings it can take score (`core.shipped.as_shipped`, the
     rule and the run the report's "Settings to ship" shows; rb 2: compare showed a gain the
     target could not deliver, only the report said so)."""
+    from workbench.core.export import export_params
     from workbench.core.shipped import as_shipped
+    from workbench.report.text.summary import status_quo_text
 
     out = []
     first = comp.configs[0].name
@@ -568,21 +571,48 @@ def shipped_lines(comp: Any) -> list[str]:
         if shipped is None:
             continue
         n = len(shipped.left_out)
+        values = f"({', '.join(shipped.left_out)})"
+        model = comp.model_of(i).id
+        fitted = trained_pair(comp, i)
+        # none of its changes has a setting: as shipped it is its model's defaults, and a
+        # "+0.0000, p 1.000" would read as a measured null result (dr5 5)
+        nothing = not any(c.setting for c in export_params(model, config.params).changed)
+        if nothing:
+            said = (f"{config.name}: none of its changes can ship {values}: "
+                    f"{shipped.target}'s settings cannot take "
+                    + ("it" if n == 1 else "them"))
+            if shipped.rows:
+                metric, a, b, c, delta, p = shipped.rows[0]
+                row = next(r for r in comp.rows if r.metric == metric)
+                said += f"; as shipped it is {model}'s defaults ({metric} "
+                if i == 0:
+                    alone, compared, _ = pair_texts(c, b)
+                    said += f"{alone}, as compared {compared})"
+                else:
+                    alone, _, gain = pair_texts(c, b, row.deltas[i])
+                    said += (f"{alone}); the {gain} against {first} needs a change to "
+                             f"{shipped.target}'s code")
+            out.append(said)
+            continue
         said = (f"{config.name}: {n} value{'s' if n > 1 else ''} it was measured with "
-                f"({', '.join(shipped.left_out)}) cannot go into {shipped.target}'s "
-                "settings, where it keeps its own")
+                f"{values} cannot go into {shipped.target}'s settings, where it keeps its own")
         if shipped.rows:
             metric, a, b, c, delta, p = shipped.rows[0]
             digits, (_, shown) = row_digits([a, c], [0.0, delta])
-            fitted = trained_pair(comp, i)
-            against = ("as compared" if i == 0 else
-                       f"against {first}" + ("" if fitted or p is None else f", p {p_text(p)}"))
-            said += (f"; as shipped: {metric} {mean_text(c, digits=digits)} "
-                     f"({minus_text(shown, digits=digits)} {against}"
-                     + (", training scores" if fitted else "") + "), as compared "
-                     f"{mean_text(b, digits=digits)} (the settings: `workbench report`, "
-                     "Settings to ship)")
-        out.append(said)
+            if i == 0:  # its own figure as compared is the first's
+                said += (f"; as shipped: {metric} {mean_text(c, digits=digits)} "
+                         f"({minus_text(shown, digits=digits)} from its figure as compared, "
+                         f"{mean_text(b, digits=digits)})")
+            else:
+                against = f"against {first}" + ("" if fitted or p is None
+                                                 else f", p {p_text(p)}")
+                said += (f"; as shipped: {metric} {mean_text(c, digits=digits)} "
+                         f"({minus_text(shown, digits=digits)} {against}"
+                         + (", training scores" if fitted else "") + "), as compared "
+                         f"{mean_text(b, digits=digits)}")
+            # what runs today, as the report's In short gives it (dr5 3)
+            said += status_quo_text(shipped, metric, model, fitted)
+        out.append(said + " (the settings: `workbench report`, Settings to ship)")
     return out
 
 

@@ -247,7 +247,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + (f"; the settings alone score {metric} "
                            f"{_alone_text(s_row)} against {first}, {test})"
                            if s_row else "")
-                        + _status_quo_text(shipped, metric, model, trained_pair(comp, i))
+                        + status_quo_text(shipped, metric, model, trained_pair(comp, i))
                         + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
@@ -263,7 +263,7 @@ def _alone_text(s_row: Sequence[Any]) -> str:
     return f"{alone} ({delta}"
 
 
-def _status_quo_text(shipped: Any, metric: str, model: str, trained: bool) -> str:
+def status_quo_text(shipped: Any, metric: str, model: str, trained: bool) -> str:
     """As shipped against its own model's defaults, what runs today, on `metric` (review rb,
     5): "; against hybrid's own defaults, what runs today: 0.6952 → 0.7120 (+0.0168, p
     0.021)"; "" where the first configuration is those defaults (said already)."""
