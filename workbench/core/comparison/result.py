@@ -257,29 +257,78 @@ def data_notes(comp: Comparison) -> list[str]:
 
 def reading_notes(comp: Comparison) -> list[str]:
     """Where models are compared and they read the documents differently (a parameter of
-    `READING_PARAMS` with other values: hybrid's fields = text beside bm25's title+text),
-    that the comparison is not like for like, in one line (rb 4: "hybrid against bm25"
-    had read as the same documents scored two ways)."""
+    `READING_PARAMS` with other values in configurations of different models: hybrid's
+    fields = text beside bm25's title+text), that the comparison is not like for like, in
+    one line (rb 4: "hybrid against bm25" had read as the same documents scored two ways).
+    A value varied within one model (bm25 stemmer=none beside bm25's defaults) is the
+    experiment, not a caveat: it is said only beside the model's own, in brackets (dr5 4).
+    Both prompts alike are said once; bm25 beside hybrid, that each tokenizes its own way
+    (hybrid's BM25 half keeps OpenVault's stop list and length rule, constants; dr5 7)."""
     if not comp.mixed:
         return []
     said = []
+    clauses: dict[str, tuple[list[tuple[str, list[str]]], list[str]]] = {}
     for name in READING_PARAMS:
-        groups: dict[str, list[str]] = {}
-        for j, c in enumerate(comp.configs):
-            params = comp.model_of(j).schema.resolve(c.params)
-            if name in params:
-                groups.setdefault(_reading_value(params[name]), []).append(c.name)
-        if len(groups) < 2:
-            continue
+        found = _reading_clause(comp, name)
+        if found is not None:
+            clauses[name] = found
+    prompts = clauses.get("query_prompt")
+    both = prompts is not None and prompts == clauses.get("document_prompt")
+    for name, (groups, aside) in clauses.items():
         if name == "fields":
             said += [f"{_names(who)} read{'s' if len(who) == 1 else ''} {value}"
-                     + (" only" if "+" not in value else "") for value, who in groups.items()]
+                     + (" only" if "+" not in value else "") for value, who in groups]
+            said[-1] += _aside(aside)
+        elif both and name == "document_prompt":
+            continue
+        elif both:
+            said.append("prompts: " + ", ".join(
+                f"{v}" + (" for queries and documents" if v != "none" else "")
+                + f" ({_names(w)})" for v, w in groups) + _aside(aside))
         else:
-            said.append(f"{name} {'; '.join(f'{v} ({_names(w)})' for v, w in groups.items())}")
+            said.append(f"{name}: {', '.join(f'{v} ({_names(w)})' for v, w in groups)}"
+                        + _aside(aside))
     if not said:
         return []
-    return ["not like-for-like: " + "; ".join(said) + ": part of any difference between "
-            "these models is what each reads, not how it scores (Parameters that differ)"]
+    ids = {comp.model_of(j).id for j in range(len(comp.configs))}
+    if {"bm25", "hybrid"} <= ids:
+        said.append("bm25 and hybrid each tokenize their own way")
+    return ["not like-for-like: " + "; ".join(said) + ": part of any difference "
+            "between these models is what each reads, not how it scores (Parameters that "
+            "differ)"]
+
+
+def _reading_clause(comp: Comparison, name: str
+                    ) -> tuple[list[tuple[str, list[str]]], list[str]] | None:
+    """What parameter `name` reads in each model, where it differs between configurations of
+    different models: the configurations at their model's own value (its first
+    configuration's), grouped by value, and, aside, each configuration that varies it within
+    its model ("stemmer=none reads none"); None where no two models read it differently."""
+    values: list[tuple[str, str, str]] = []  # (model, configuration, value)
+    for j, c in enumerate(comp.configs):
+        model = comp.model_of(j)
+        params = model.schema.resolve(c.params)
+        if name in params:
+            values.append((model.id, c.name, _reading_value(params[name])))
+    if not any(m != n and v != w for m, _, v in values for n, _, w in values):
+        return None
+    base: dict[str, str] = {}
+    for model_id, _, value in values:
+        base.setdefault(model_id, value)
+    groups: dict[str, list[str]] = {}
+    aside = []
+    for model_id, config, value in values:
+        if value == base[model_id]:
+            groups.setdefault(value, []).append(config)
+        else:
+            like = next((m for m, v in base.items() if v == value and m != model_id), None)
+            aside.append(f"{config}, of {model_id}, reads {value}"
+                         + (f" as {like} does" if like else ""))
+    return list(groups.items()), aside
+
+
+def _aside(aside: list[str]) -> str:
+    return f" ({'; '.join(aside)})" if aside else ""
 
 
 def _reading_value(value: Any) -> str:

@@ -32,7 +32,10 @@ def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     header = ["parameter", *(c.name for c in comp.configs)]
     models = ([["model", *(comp.model_of(i).id for i in range(len(comp.configs)))]]
               if comp.mixed else [])
-    return header, models + [[name, *("—" if v is None else param_value(v) for v in values)]
+    # an empty value (dense's prompt) "none", as the reading note says it: a blank cell read
+    # as a value missing (dr5 7)
+    return header, models + [[name, *("—" if v is None else "none" if v == ""
+                                      else param_value(v) for v in values)]
                              for name, values in comp.differing.items()]
 
 
