@@ -34,7 +34,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -121,6 +121,9 @@ class QueryEmbedding:
     first_s: float
     device: str
     cold: bool | None = None
+    # the configuration this measurement was taken for, where another shares it (the same
+    # encoder and prompt embed a query alike: measured once, dr5 6); "" where its own
+    same_as: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,10 +274,15 @@ def _percentiles(ms: Sequence[float]) -> tuple[float, float]:
 
 
 def measure_serving(model: Model, dataset: Dataset, params: Params, *,
-                    queries: int = SERVE_SAMPLE, embedded: int = EMBED_SAMPLE) -> Serving:
+                    queries: int = SERVE_SAMPLE, embedded: int = EMBED_SAMPLE,
+                    shared: dict[str, tuple[str, QueryEmbedding]] | None = None,
+                    name: str = "") -> Serving:
     """Scoring a query on the state held in memory, one at a time over a sample of `queries`,
     and (for a model that embeds queries) a query embedded with the real encoder over
-    `embedded` of them. The documents' side is prepared once first, outside the timing."""
+    `embedded` of them. The documents' side is prepared once first, outside the timing.
+    `shared`: the query embeddings measured so far, by encoder and prompt, each with the
+    configuration it was measured for (`name` is this one's): one with the same encoder and
+    prompt is taken, not measured again (two timings of one encoder had read 6× apart)."""
     chosen = sample(list(dataset.queries), queries)
     none = _with_queries(dataset, [])
     with holding_corpus():
@@ -296,18 +304,30 @@ def measure_serving(model: Model, dataset: Dataset, params: Params, *,
     p50, p95 = _percentiles(times)
     return Serving(sample=len(times), p50_ms=p50, p95_ms=p95,
                    overhead_ms=float(np.median(overhead)),
-                   embedding=_query_embedding(model, dataset, params, embedded))
+                   embedding=_query_embedding(model, dataset, params, embedded, shared, name))
 
 
-def _query_embedding(model: Model, dataset: Dataset, params: Params,
-                     most: int) -> QueryEmbedding | None:
-    from workbench.core.embeddings import get_encoder
-    from workbench.core.embeddings.embed import device_of
-
+def _query_embedding(model: Model, dataset: Dataset, params: Params, most: int,
+                     shared: dict[str, tuple[str, QueryEmbedding]] | None = None,
+                     name: str = "") -> QueryEmbedding | None:
     job = next((j for j in model.embedding_jobs(dataset, params) if j.label == "queries"),
                None)
     if job is None or not job.texts:
         return None
+    key = f"{job.model}\x00{job.prompt}"
+    if shared is not None and key in shared:
+        first, found = shared[key]
+        return replace(found, same_as=first)
+    measured = _time_query_embedding(job, most)
+    if shared is not None:
+        shared[key] = (name, measured)
+    return measured
+
+
+def _time_query_embedding(job: Any, most: int) -> QueryEmbedding:
+    from workbench.core.embeddings import get_encoder
+    from workbench.core.embeddings.embed import device_of
+
     texts = [job.prompt + t for t in sample(job.texts, most)]
     enc = get_encoder(job.model)
     loaded = getattr(enc, "loaded", None)
@@ -385,7 +405,8 @@ def cost_rows(costs: Sequence[Cost]) -> list[list[str]]:
         query = "—" if s is None else f"{s.p50_ms:.1f} / {s.p95_ms:.1f} ms (of {s.sample})"
         emb = s.embedding if s is not None else None
         embed = ("none" if s is not None and emb is None else "—" if emb is None else
-                 f"{emb.p50_ms:.1f} / {emb.p95_ms:.1f} ms (of {emb.sample}) on {emb.device}")
+                 f"{emb.p50_ms:.1f} / {emb.p95_ms:.1f} ms (of {emb.sample}) on {emb.device}"
+                 + (f" (same as {emb.same_as})" if emb.same_as else ""))
         served = "—" if s is None else f"{s.served_p50_ms:.1f} ms"
         rows.append([c.name, build_cell(b), _embedded_cell(b), peak, vectors, index, query,
                      embed, served])
@@ -498,6 +519,7 @@ def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
     configuration whose prepare-stage values equal an earlier one's of the same model (only
     live values differ: the same build) takes that one's build, not timed again."""
     builds: dict[str, Build] = {}
+    shared: dict[str, tuple[str, QueryEmbedding]] = {}
     for name, model, params in configs:
         if say is not None:
             say(name)
@@ -505,7 +527,8 @@ def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
         build = builds.get(key)
         if build is None:
             build = builds[key] = measure_build(model, dataset, params)
-        serving = measure_serving(model, dataset, params) if len(dataset.queries) else None
+        serving = (measure_serving(model, dataset, params, shared=shared, name=name)
+                   if len(dataset.queries) else None)
         yield Cost(name, model.id, build, serving)
 
 
