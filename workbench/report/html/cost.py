@@ -10,6 +10,7 @@ from workbench.core.comparison import Comparison
 from workbench.core.cost import COST_HEADER, cost_rows
 from workbench.report.html.cells import _table
 from workbench.report.text.cost import COST_HEADING
+from workbench.report.text.markup import ticks_as_code
 
 
 def _cost(comp: Comparison) -> str:
@@ -17,10 +18,15 @@ def _cost(comp: Comparison) -> str:
     cost = comp.cost
     if cost is None:
         return ""
-    notes = "".join(f'<p class="note">{escape(n)}</p>' for n in cost.notes)
+    notes = "".join(f'<p class="note">{_html(n)}</p>' for n in cost.notes)
     changes = ("<h4>What a change costs</h4><ul>"
-               + "".join(f"<li>{escape(c)}</li>" for c in cost.changes) + "</ul>"
+               + "".join(f"<li>{_html(c)}</li>" for c in cost.changes) + "</ul>"
                if cost.changes else "")
     return (f'<h3 id="cost">{escape(COST_HEADING)}</h3>'
             f'<div class="wide">{_table(COST_HEADER, cost_rows(cost.costs))}</div>'
             f"{notes}{changes}")
+
+
+def _html(line: str) -> str:
+    """A note as HTML, its `backticked` commands as code (shown with their ticks: dr5 8)."""
+    return ticks_as_code(line, lambda c: f"<code>{escape(c)}</code>", escape)

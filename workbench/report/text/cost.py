@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from workbench.core.comparison import Comparison
 from workbench.core.cost import COST_HEADER, cost_rows
-from workbench.report.text.markup import _md_table, md
+from workbench.report.text.markup import _md_table, code_span, md, ticks_as_code
 
 COST_HEADING = "Cost, measured on this machine"
 
@@ -17,7 +17,13 @@ def cost_markdown(comp: Comparison) -> list[str]:
     if cost is None:
         return []
     out = [f"## {COST_HEADING}", "", *_md_table(COST_HEADER, cost_rows(cost.costs)), "",
-           *(f"- {md(note)}" for note in cost.notes)]
+           *(f"- {_text(note)}" for note in cost.notes)]
     if cost.changes:
-        out += ["", "What a change costs:", "", *(f"- {md(line)}" for line in cost.changes)]
+        out += ["", "What a change costs:", "", *(f"- {_text(line)}" for line in cost.changes)]
     return out
+
+
+def _text(line: str) -> str:
+    """A note as Markdown, its `backticked` commands as code (`md` had escaped the ticks,
+    shown literally: dr5 8)."""
+    return ticks_as_code(line, code_span, md)
