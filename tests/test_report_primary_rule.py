@@ -16,6 +16,7 @@ from workbench.core.embeddings import register_encoder
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.tuned_on import TunedOn
+from workbench.report.html import html_report
 from workbench.report.pairs import pair_summary, pairs
 from workbench.report.text import markdown, summary_lines
 
@@ -134,3 +135,7 @@ def test_length_is_blamed_only_where_the_metric_reads_past_the_short_list() -> N
     assert "Part of the difference is length" not in line
     text = markdown(comp)
     assert "r@100 and map@100 of bm25" in text  # the Metrics note keeps the metrics it reaches
+    # the HTML page's In short reads the same rule (dr5: the reviewer's sf.html still blamed
+    # length on nDCG@10)
+    page = html_report(comp)
+    assert "In short" in page and "Part of the difference is length" not in page
