@@ -40,6 +40,9 @@ def test_compare_counts_the_injections_only(tmp_path: Path,
     assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1
     assert "mean over all 3 of the 5 queries" not in flat
     assert "mean over the 3 of the 5 queries counted (see the notes)" in flat
+    # the tokens estimated in eval's words
+    assert ("estimated as pi-lodestone does: each injected snippet's characters, whitespace "
+            "collapsed, up to 180 characters, / 4") in flat
 
 
 def test_report_counts_the_injections_only(tmp_path: Path,

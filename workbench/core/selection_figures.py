@@ -111,6 +111,18 @@ def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None, *,
     raise KeyError(name)
 
 
+def tokens_gloss(model: Any) -> str:
+    """How injected_tokens is estimated, for this model: the characters of each result's
+    snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
+    vault-search) is told what stands in for one (it had been "snippet characters" of models
+    that have none). eval, sweep, compare and the report say the same (dr5 2)."""
+    how = "whitespace collapsed, up to 180 characters, / 4"
+    if hasattr(model, "injections"):
+        return f"estimated as pi-lodestone does: each injected snippet's characters, {how}"
+    return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would inject "
+            f"these results, each result's text {how}")
+
+
 def means(names: Sequence[str], result: Any, chars: PerQuery | None = None
           ) -> dict[str, float]:
     """The mean of each figure of a pipeline `Result` over every query (`of_result`; NaN

@@ -21,10 +21,10 @@ from workbench.cli.evaluate.metrics import (
 )
 from workbench.cli.evaluate.parser import add_commands
 from workbench.cli.evaluate.run_ids import check_run_file_ids
-from workbench.cli.evaluate.summary import tokens_gloss
 from workbench.cli.evaluate.sweep import cmd_sweep
 from workbench.cli.evaluate.sweep_best import _best, _best_line
 from workbench.cli.evaluate.sweep_points import axis_key
+from workbench.core.selection_figures import tokens_gloss
 
 __all__ = [
     "CODE_METRICS",

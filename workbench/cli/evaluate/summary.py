@@ -17,20 +17,8 @@ from workbench.cli.evaluate.judgments import judgments_line
 from workbench.core.data import Dataset
 from workbench.core.metrics import BUNDLE_METRICS, metric_label
 from workbench.core.params import value_text
-from workbench.core.selection_figures import FIGURES
+from workbench.core.selection_figures import FIGURES, tokens_gloss
 from workbench.textout import format_table, say
-
-
-def tokens_gloss(model: Any) -> str:
-    """How injected_tokens is estimated, for this model: the characters of each result's
-    snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
-    vault-search) is told what stands in for one (it had been "snippet characters" of models
-    that have none)."""
-    how = "whitespace collapsed, up to 180 characters, / 4"
-    if hasattr(model, "injections"):
-        return f"estimated as pi-lodestone does: each injected snippet's characters, {how}"
-    return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would inject "
-            f"these results, each result's text {how}")
 
 
 def figure_glosses(shown: Sequence[str], over: str, model: Any) -> list[str]:

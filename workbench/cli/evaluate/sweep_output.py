@@ -11,13 +11,14 @@ from typing import Any
 
 from workbench.cli.common import EXIT_OK
 from workbench.cli.evaluate.judgments import judgments_hint
-from workbench.cli.evaluate.summary import _mean_text, tokens_gloss
+from workbench.cli.evaluate.summary import _mean_text
 from workbench.cli.evaluate.sweep_points import Point, _shown
 from workbench.cli.output import check_table_output, write_outputs
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.metrics import metric_label
 from workbench.core.params import value_text
+from workbench.core.selection_figures import tokens_gloss
 from workbench.textout import format_table, say
 
 

@@ -160,6 +160,7 @@ def turn_notes(comp: Comparison) -> list[str]:
 def figure_notes(comp: Comparison) -> list[str]:
     """What figure_table's rows and columns say: neither way better."""
     from workbench.core.metrics import metric_label
+    from workbench.core.selection_figures import tokens_gloss
 
     _, queries = nouns(comp)
     one = singular(queries)
@@ -173,7 +174,7 @@ def figure_notes(comp: Comparison) -> list[str]:
     else:
         over = f"over the {queries} each counts, of the {n:,} {noun} (see the notes)"
     lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
-             + (", estimated as pi-lodestone does: snippet characters / 4"
+             + (f", {tokens_gloss(comp.model_of(0))}"
                 if r.figure == "injected_tokens" else "") for r in comp.figures]
     lines += turn_notes(comp)
     lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
