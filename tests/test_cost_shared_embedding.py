@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 
 from tests.conftest import SAMPLES
@@ -56,3 +58,28 @@ def test_one_encoder_and_prompt_is_timed_once_and_shown_on_each_row() -> None:
     rows = cost.cost_rows(section.costs)
     assert "same as" not in rows[0][7]
     assert rows[1][7] == rows[0][7] + " (same as hybrid)"
+
+
+def test_configurations_differing_in_live_values_are_timed_query_by_query_in_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # dr5 6: timed one after the other, a live-value change had read 1.7x slower
+    ds, model = load_dataset(SAMPLES / "tea-beir"), get_model("bm25")
+    order: list[float] = []
+    real = cost.run_live
+
+    def seen(m: Any, prepared: Any, params: Any, *rest: Any) -> Any:
+        order.append(float(params["k1"]))
+        return real(m, prepared, params, *rest)
+
+    monkeypatch.setattr(cost, "run_live", seen)
+    configs = [("defaults", model, model.schema.defaults()),
+               ("k1", model, model.schema.resolve({"k1": 2.0})),
+               ("text", model, model.schema.resolve({"fields": "text"}))]
+    section = cost.cost_section(configs, ds)
+    n = min(len(ds.queries), cost.SERVE_SAMPLE)
+    # the two that build alike in turn, query by query; the third (another build) alone
+    assert order == [1.2, 2.0] * n + [1.2] * n
+    assert all(c.serving is not None and c.serving.sample == n for c in section.costs)
+    assert any(note.startswith("defaults and k1 differ in live values only (one build): "
+                               "their queries were timed in turn") for note in section.notes)
+    assert not any("text differ" in note for note in section.notes)

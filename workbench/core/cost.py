@@ -283,28 +283,47 @@ def measure_serving(model: Model, dataset: Dataset, params: Params, *,
     `shared`: the query embeddings measured so far, by encoder and prompt, each with the
     configuration it was measured for (`name` is this one's): one with the same encoder and
     prompt is taken, not measured again (two timings of one encoder had read 6× apart)."""
+    return measure_servings(model, dataset, [(name, params)], queries=queries,
+                            embedded=embedded, shared=shared)[0]
+
+
+def measure_servings(model: Model, dataset: Dataset, group: Sequence[tuple[str, Params]], *,
+                     queries: int = SERVE_SAMPLE, embedded: int = EMBED_SAMPLE,
+                     shared: dict[str, tuple[str, QueryEmbedding]] | None = None
+                     ) -> list[Serving]:
+    """`measure_serving` for configurations of `model` that prepare alike (their values
+    differ in live ones only), each query timed under each in turn: the machine's load then
+    falls on all of them alike, and a difference between them is their scoring (timed one
+    after the other, best had read 1.7× hybrid for a change of live values; dr5 6)."""
     chosen = sample(list(dataset.queries), queries)
     none = _with_queries(dataset, [])
+    overhead: list[list[float]] = [[] for _ in group]
+    times: list[list[float]] = [[] for _ in group]
     with holding_corpus():
-        model.prepare(none, params)  # the documents' side, held from here on
-        if chosen:  # and what the first query opens (the embedding store of its vector)
-            model.prepare(_with_queries(dataset, chosen[:1]), params)
-        overhead = []
+        for _, params in group:
+            model.prepare(none, params)  # the documents' side, held from here on
+            if chosen:  # and what the first query opens (the embedding store of its vector)
+                model.prepare(_with_queries(dataset, chosen[:1]), params)
         for _ in range(READ_REPEATS):
-            t0 = time.perf_counter()
-            model.prepare(none, params)
-            overhead.append((time.perf_counter() - t0) * 1000)
-        times = []
+            for k, (_, params) in enumerate(group):
+                t0 = time.perf_counter()
+                model.prepare(none, params)
+                overhead[k].append((time.perf_counter() - t0) * 1000)
         for q in chosen:
             one = _with_queries(dataset, [q])
-            t0 = time.perf_counter()
-            prepared = model.prepare(one, params)
-            run_live(model, prepared, params, None, (), SERVE_DEPTH)
-            times.append((time.perf_counter() - t0) * 1000)
-    p50, p95 = _percentiles(times)
-    return Serving(sample=len(times), p50_ms=p50, p95_ms=p95,
-                   overhead_ms=float(np.median(overhead)),
-                   embedding=_query_embedding(model, dataset, params, embedded, shared, name))
+            for k, (_, params) in enumerate(group):
+                t0 = time.perf_counter()
+                prepared = model.prepare(one, params)
+                run_live(model, prepared, params, None, (), SERVE_DEPTH)
+                times[k].append((time.perf_counter() - t0) * 1000)
+    out = []
+    for k, (name, params) in enumerate(group):
+        p50, p95 = _percentiles(times[k])
+        out.append(Serving(sample=len(times[k]), p50_ms=p50, p95_ms=p95,
+                           overhead_ms=float(np.median(overhead[k])),
+                           embedding=_query_embedding(model, dataset, params, embedded,
+                                                      shared, name)))
+    return out
 
 
 def _query_embedding(model: Model, dataset: Dataset, params: Params, most: int,
@@ -520,16 +539,35 @@ def measured(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
     live values differ: the same build) takes that one's build, not timed again."""
     builds: dict[str, Build] = {}
     shared: dict[str, tuple[str, QueryEmbedding]] = {}
+    servings: dict[str, Serving] = {}
+
+    def key(model: Model, params: Params) -> str:
+        return f"{model.id}:{sorted(model.schema.prepare_values(params).items())!r}"
+
     for name, model, params in configs:
         if say is not None:
             say(name)
-        key = f"{model.id}:{sorted(model.schema.prepare_values(params).items())!r}"
-        build = builds.get(key)
+        build = builds.get(key(model, params))
         if build is None:
-            build = builds[key] = measure_build(model, dataset, params)
-        serving = (measure_serving(model, dataset, params, shared=shared, name=name)
-                   if len(dataset.queries) else None)
-        yield Cost(name, model.id, build, serving)
+            build = builds[key(model, params)] = measure_build(model, dataset, params)
+        if name not in servings and len(dataset.queries):
+            # the configurations that prepare alike: their queries timed in turn
+            group = [(n, p) for n, m, p in configs
+                     if m.id == model.id and key(m, p) == key(model, params)]
+            servings.update(zip((n for n, _ in group),
+                                measure_servings(model, dataset, group, shared=shared),
+                                strict=True))
+        yield Cost(name, model.id, build, servings.get(name))
+
+
+def interleaved(configs: Sequence[tuple[str, Model, Params]]) -> list[list[str]]:
+    """The configurations whose queries `measured` times in turn (of one model, preparing
+    alike), two or more a group."""
+    groups: dict[str, list[str]] = {}
+    for name, model, params in configs:
+        k = f"{model.id}:{sorted(model.schema.prepare_values(params).items())!r}"
+        groups.setdefault(k, []).append(name)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 @dataclass(frozen=True)
@@ -546,4 +584,7 @@ def cost_section(configs: Sequence[tuple[str, Model, Params]], dataset: Dataset,
                  say: Callable[[str], None] | None = None) -> CostSection:
     """Each configuration measured (`measured`), with the notes and what a change costs."""
     costs = list(measured(configs, dataset, say))
-    return CostSection(costs, cost_notes(costs), change_notes(configs, dataset))
+    together = [f"{', '.join(g[:-1])} and {g[-1]} differ in live values only (one build): "
+                "their queries were timed in turn, query by query, so that the machine's "
+                "load falls on each alike" for g in interleaved(configs)]
+    return CostSection(costs, cost_notes(costs) + together, change_notes(configs, dataset))
