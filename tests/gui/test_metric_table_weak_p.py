@@ -1,7 +1,7 @@
 """The compare window's metric table marks a difference as the report does: a p below 0.05
 that is weak evidence among many p-values shown is neither coloured nor bold (review rv3,
 F4: vault with 3 configurations showed v_ms2's −0.0686 red and p 0.016 bold, while In short
-called it weak evidence among 13)."""
+called it weak evidence among 13, 12 since judged@10 is no test: dr6 8)."""
 
 from __future__ import annotations
 
@@ -32,5 +32,5 @@ def test_a_weak_p_is_left_plain(qtbot: QtBot) -> None:
     assert delta.text() == "−0.0686" and p.text() == "0.016"
     assert delta.foreground().style() == Qt.BrushStyle.NoBrush
     assert not p.font().bold()
-    assert ("exploratory, and not below 0.05 after Holm's adjustment over the 13 p-values "
+    assert ("exploratory, and not below 0.05 after Holm's adjustment over the 12 p-values "
             "shown") in p.toolTip()

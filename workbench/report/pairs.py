@@ -260,21 +260,21 @@ def pair_note(comp: Comparison) -> str:
     queries = nouns(comp)[1]
     return (f"Each pair on the metric both have, over the {counted:,} {queries} the metric "
             "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
-            "the two; Holm p: that p adjusted by Holm's step-down (the k-th smallest of m "
-            "times m − k + 1) over the exploratory p-values shown: for a pair with the first, "
-            "the metric table's; for any other, those and the other pairs'. A primary "
-            "comparison (a tuned configuration against its own start on the metric it was "
-            "tuned for, held out) is tested alone: its Holm p is its p. —: not tested (no "
+            "the two; Holm p: that p after Holm's adjustment (the k-th smallest of m times "
+            "m − k + 1) over the side looks shown: for a pair with the first, the metric "
+            "table's; for any other, those and the other pairs'; for a comparison tune set "
+            "out to test, its own p. —: not tested (no "
             f"{singular(queries)} moved, training scores, or a configuration that returns "
             "nothing)")
 
 
 def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = str,
-                 label: Callable[[str], str] = str) -> str:
+                 label: Callable[[str], str] = str, rule: str = "under Metrics") -> str:
     """The pairs in a few sentences: those that differ beyond chance after Holm's adjustment,
     the better first (at most NAMED_MOST by name), those below 0.05 as a single test only,
     and what was not tested, or that none differs. `label`: a metric as the reader's table
-    names it (the window's "nDCG@10")."""
+    names it (the window's "nDCG@10"). `rule`: where the rule is said (compare and the
+    window have no Metrics section: "above the pairs"), not said again here (dr6 3, 9)."""
     if found.too_many:
         n = len(comp.configs)
         return (f"Every pair: {n} configurations make {found.too_many:,} pairs, too many to "
@@ -300,8 +300,7 @@ def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = st
     said = [_win_text(comp, f, name, len(metrics) > 1, label) for f in beyond[:NAMED_MOST]]
     if len(beyond) > NAMED_MOST:
         said.append(f"{len(beyond) - NAMED_MOST} more (★ in the table)")
-    holm = ("by the rule under Metrics (a primary comparison alone at 0.05, every other "
-            "pair after Holm's adjustment)")
+    holm = f"by the rule {rule}"
     if m == 1:
         lead = (f"Every pair{on}{counted}: the one pair tested "
                 + (f"differs beyond chance: {said[0]}." if beyond else

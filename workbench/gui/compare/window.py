@@ -72,7 +72,8 @@ from workbench.report.text import (
     held_out_verdict,
     length_notes,
     many_tests_note,
-    primary_text,
+    primary,
+    primary_pairs,
     tests_shown,
     trained_pair,
 )
@@ -129,6 +130,13 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
     out = []
     for c in comp.configs:
         verdict = held_out_verdict(comp, c.name, metric) if c.name in comp.tuned else ""
+        j = comp.configs.index(c)
+        if verdict and c.name not in comp.training and not any(
+                primary(comp, a, j, metric) for a in range(len(comp.configs))):
+            # its start is not shown here: tune's own test, not a pair of this table (dr6 1)
+            verdict = verdict.replace("(the primary comparison, tested alone)",
+                                      "(tune's own test of it against its start, which is "
+                                      "not shown here)")
         if verdict:
             said = f"{c.name!r}, by tune's held-out {metric}: {verdict}"
             out.append((said, said))
@@ -136,18 +144,20 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
         lengths = note.split(": ", 1)[0]
         out.append((f"{lengths}: a difference is partly how many results are returned, not "
                     "how well they are ordered", f"{note}."))
-    found = pairs(comp)
-    if found:  # three or more: the pairs the table, each against A, does not hold
-        whole = pair_summary(comp, found, label=metric_label)
-        out.append((whole.split(" Below 0.05 alone")[0], whole))
     many = many_tests_note(comp, summary="the verdicts here")
     if many:
         n = tests_shown(comp)
-        # the rule, once, on one line at 1,280 px (it took two, a metric row's height: dr1 8)
-        out.append(((f"tune's primary comparison tested alone at 0.05; the other {n} p-values "
-                     "after Holm's adjustment" if primary_text(comp) else
-                     f"{n} p-values shown: beyond chance (coloured, p bold) only after Holm's "
-                     "adjustment"), many))
+        k = len(primary_pairs(comp))
+        # the rule, once, on one line at 1,280 px (it took two, a metric row's height: dr1 8),
+        # above the pairs that point to it (dr6 3)
+        out.append(((f"tune's {'test' if k == 1 else f'{k} tests'} judged alone at 0.05; the "
+                     f"other {n} p-value{'s' if n != 1 else ''} after Holm's adjustment" if k
+                     else f"{n} p-values shown: beyond chance (coloured, p bold) only after "
+                     "Holm's adjustment"), many))
+    found = pairs(comp)
+    if found:  # three or more: the pairs the table, each against A, does not hold
+        whole = pair_summary(comp, found, label=metric_label, rule="above")
+        out.append((whole.split(" Below 0.05 alone")[0], whole))
     return out
 
 class ListsScroll(QScrollArea):

@@ -13,8 +13,11 @@ alone but not after the adjustment, it is weak evidence (☆)."""
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 from workbench.core.comparison import Comparison, MetricRow
+from workbench.core.params import ParamError, parse_assignments
 from workbench.report.text.compared import trained_pair
 from workbench.report.text.numbers import is_count, p_text
 
@@ -35,35 +38,125 @@ def _started(comp: Comparison, a: int, b: int, metric: str) -> bool:
     t = comp.tuned.get(name)
     if (t is None or not getattr(t, "held_n", 0) or getattr(t, "metric", "") != metric
             or math.isnan(getattr(t, "p_value", math.nan)) or name in comp.training
-            or comp.configs[a].name in comp.training or not comp.same_model(a, b)):
+            or comp.configs[a].name in comp.training or not comp.same_model(a, b)
+            or not _same_data(comp, t)):
         return False
-    start = getattr(t, "start", "")
-    if start == f"{comp.configs[a].name}'s":
-        return True
-    if start not in ("", "the model's defaults"):
-        return False
-    model = comp.model_of(a)
-    return dict(model.schema.resolve(comp.configs[a].params)) == dict(model.schema.resolve({}))
+    # a run that kept its start wrote the start's own values: nothing was tested (dr6 7)
+    model = comp.model_of(b)
+    return a in starts(comp, b) and dict(model.schema.resolve(comp.configs[a].params)) != dict(
+        model.schema.resolve(comp.configs[b].params))
+
+
+def _same_data(comp: Comparison, t: object) -> bool:
+    """Whether tune's record `t` is of the data compared (dr6 2: a record from another
+    collection had made a pair here primary): the same documents by content key where it
+    keeps one, else a dataset of the same name."""
+    dataset = comp.dataset
+    corpus = getattr(t, "corpus", "")
+    if corpus:
+        return bool(corpus == dataset.corpus.content_key())
+    return bool(getattr(t, "dataset", "") == dataset.name)
+
+
+def starts(comp: Comparison, b: int) -> list[int]:
+    """The configurations (indices, of b's model) holding the values tuned configuration b's
+    run started from, as its record names them (`TunedOn.start`, dr6 1): "the model's
+    defaults"; "those given with -p k1=0.3, b=0.1" (the defaults with those); a --params
+    file's ("s2.toml's", the configuration read from s2.toml, or named s2 where none was
+    read from a file) or a window configuration's ("the configuration X's"), either
+    possibly "with" values moved off it. Matched by values where they are known; a start
+    named by a file or configuration not among those compared, or named twice, has none."""
+    t = comp.tuned.get(comp.configs[b].name)
+    start = str(getattr(t, "start", "") or "")
+    model = comp.model_of(b)
+    others = [i for i in range(len(comp.configs)) if i != b and comp.same_model(i, b)]
+
+    def values(params: dict[str, object]) -> dict[str, object] | None:
+        try:
+            return dict(model.schema.resolve(params))
+        except (ParamError, ValueError, TypeError):
+            return None
+
+    def holding(params: dict[str, object]) -> list[int]:
+        want = values(params)
+        return [] if want is None else [i for i in others
+                                        if values(dict(comp.configs[i].params)) == want]
+
+    if start == "the model's defaults":
+        return holding({})
+    given = re.fullmatch(r"those given with -p (.+)", start)
+    if given:
+        moved = _assignments(given.group(1))
+        return [] if moved is None else holding(dict(moved))
+    for i in others:
+        for whose in _names(comp, i):
+            if start == f"{whose}'s":
+                return [i] if _unique(comp, i, whose) else []
+            rest = start.removeprefix(f"{whose}'s with ")
+            if rest != start:
+                moved = _assignments(rest.removeprefix("-p "))
+                if moved is None or not _unique(comp, i, whose):
+                    return []
+                return holding({**dict(comp.configs[i].params), **moved})
+    return []
+
+
+def _names(comp: Comparison, i: int) -> list[str]:
+    """How a start may name configuration i: by the file it was read from ("s2.toml"), by
+    its name as a file (compare names a file's configuration by its stem: "s2" → "s2.toml"),
+    and as the window does ("the configuration s2")."""
+    c = comp.configs[i]
+    source = Path(c.source).name if getattr(c, "source", "") else ""
+    out = [source] if source else [f"{c.name}.toml", f"{Path(c.name).name}.toml"]
+    return [*dict.fromkeys(out), f"the configuration {c.name}"]
+
+
+def _unique(comp: Comparison, i: int, whose: str) -> bool:
+    """Whether no other configuration compared answers to `whose` (two best.toml from two
+    runs: which one the run started from, nothing tells)."""
+    return not any(whose in _names(comp, j) for j in range(len(comp.configs)) if j != i)
+
+
+def _assignments(text: str) -> dict[str, str] | None:
+    """"k1=0.3, b=0.1" (as a start names the values given) → {"k1": "0.3", "b": "0.1"};
+    None where it does not read so."""
+    try:
+        return parse_assignments(re.split(r", (?=[A-Za-z_][\w.-]*=)", text.strip()))
+    except ParamError:
+        return None
+
+
+def primary_pairs(comp: Comparison) -> list[str]:
+    """The primary comparisons shown, each in words ("best against defaults on ndcg@10")."""
+    n = len(comp.configs)
+    return [f"{comp.configs[b].name} against {comp.configs[a].name} on {r.metric}"
+            for r in comp.rows for a in range(n) for b in range(n)
+            if a != b and _started(comp, a, b, r.metric)]
 
 
 def primary_text(comp: Comparison) -> str:
     """The primary comparisons shown, in words ("best against defaults on ndcg@10"), "" for
     none."""
-    n = len(comp.configs)
-    said = [f"{comp.configs[b].name} against {comp.configs[a].name} on {r.metric}"
-            for r in comp.rows for a in range(n) for b in range(n)
-            if a != b and _started(comp, a, b, r.metric)]
-    return "; ".join(said)
+    return "; ".join(primary_pairs(comp))
 
 
 def _family(comp: Comparison) -> list[float]:
     """The exploratory p-values the metric table shows: of a difference on some query, not
-    against training scores, not of a primary comparison."""
+    against training scores, not of a primary comparison, and only where `evidence` may mark
+    one (dr6 8): no cost (a bundle's files and tokens), no coverage (judged@), and none of a
+    pair where a side returns nothing on any query (a setup to fix, untested in Every
+    pair)."""
     return [float(r.p_values[i] or 0.0) for i in range(1, len(comp.configs))
-            if not trained_pair(comp, i)
+            if not trained_pair(comp, i) and not _returns_nothing(comp, i)
             for r in comp.rows
             if p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] > 0
+            and not is_count(r.metric) and not r.metric.startswith("judged@")
             and not primary(comp, 0, i, r.metric)]
+
+
+def _returns_nothing(comp: Comparison, i: int) -> bool:
+    """Whether configuration i or the first returns nothing on any query."""
+    return not comp.lengths(0).any() or not comp.lengths(i).any()
 
 
 def holm_p(comp: Comparison, p: float) -> float:
@@ -125,34 +218,38 @@ def tests_shown(comp: Comparison) -> int:
 
 
 def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
-    """The rule the verdicts follow, said once where they are ("" where the table shows no
-    primary comparison and fewer than two other p-values). `summary`: where the verdicts it
-    names are (compare has no In short of its own: a report's)."""
-    first = primary_text(comp)
+    """The rule the verdicts follow, said once where they are, in plain words (dr6 9: it had
+    been 130 words with Holm's formula; the formula is in Every pair's key): "" where the
+    table shows no primary comparison and fewer than two other p-values. `summary`: where
+    the verdicts it names are (compare has no In short of its own: a report's)."""
+    pairs = primary_pairs(comp)
     n = tests_shown(comp)
+    if not pairs and n < 2:  # one p-value, no primary: nothing to adjust, no rule to say
+        return ""
     # compare's "A report's In short (…)" inside the sentence
     summary = summary[0].lower() + summary[1:] if summary.startswith("A ") else summary
-    if not first and n < 2:  # one p-value, no primary: nothing to adjust, no rule to say
-        return ""
-    lead = (f"How {summary} and the marks read a p: the primary comparison ({first}: a tuned "
-            "configuration against its own starting values on the metric it was tuned for, "
-            "held out, as tune declared it) is tested alone at 0.05, and its verdict does not "
-            "change with what else is shown; " if first else
-            f"How {summary} and the marks read a p: ")
+    lead = f"How {summary} and the marks read a p: "
+    if len(pairs) == 1:
+        lead += (f"the one comparison tune set out to test ({pairs[0]}, held out) is judged "
+                 "alone: beyond chance if p is below 0.05. ")
+    elif pairs:
+        lead += (f"the {len(pairs)} comparisons tune set out to test, each by its own run "
+                 f"({'; '.join(pairs)}, held out), are each judged alone: beyond chance if p "
+                 f"is below 0.05 ({len(pairs)} chances of a false alarm, not one). ")
     if not n:
         return lead.rstrip()
     idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
-               for i in range(1, len(comp.configs)) if not trained_pair(comp, i)
-               for r in comp.rows)
-    more = (f" ({idle} more at 1.000, where no query moved, test nothing)" if idle > 1 else
-            " (1 more at 1.000, where no query moved, tests nothing)" if idle else "")
-    return (lead + ("every other p-value is exploratory: " if first else
-                    "every p-value here is exploratory: ")
-            + f"{n} of them are shown{more}; even if no configuration were better or worse, "
-            f"at least one of these {n} would with a chance of {1 - 0.95 ** n:.0%} fall below "
-            "0.05, so one is called beyond chance only where it is below 0.05 after Holm's "
-            f"adjustment over the {n} (the k-th smallest times {n} − k + 1); one below 0.05 "
-            "alone is weak evidence.")
+               for i in range(1, len(comp.configs))
+               if not trained_pair(comp, i) and not _returns_nothing(comp, i)
+               for r in comp.rows if not is_count(r.metric)
+               and not r.metric.startswith("judged@"))
+    more = (f" {idle} more, at 1.000, test nothing: no query moved." if idle > 1 else
+            " 1 more, at 1.000, tests nothing: no query moved." if idle else "")
+    which = ("The other p-value shown is a side look" if n == 1 and pairs else
+             f"The other {n} p-values shown are side looks" if pairs else
+             f"All {n} p-values shown are side looks")
+    return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
+            "how many are shown; below 0.05 only before it, weak evidence." + more)
 
 
 # kept for callers that import it: the rule no longer waits for this many p-values

@@ -40,9 +40,13 @@ def held_out_verdict(comp: Comparison, name: str, metric: str) -> str:
     """What tune's held-out test of configuration `name` on `metric` says, in the words an
     ordinary comparison uses ("" without a p): "no clear difference held out: it may be
     chance", "better held out, beyond chance"."""
+    from workbench.report.text.chance import _same_data
+
     t = comp.tuned.get(name)
     if t is None or not t.held_n or t.metric != metric or math.isnan(t.p_value) \
             or math.isnan(t.held_tuned) or math.isnan(t.held_default):
+        return ""
+    if not _same_data(comp, t):  # tuned on other documents: its figures are not of these
         return ""
     gain = t.held_tuned - t.held_default
     better = gain > 0 if higher_is_better(metric) else gain < 0

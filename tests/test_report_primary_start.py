@@ -1,0 +1,114 @@
+"""Which pair is tune's primary comparison, read from real `tune --out` files (review dr6):
+a run started from a --params file ("s2.toml's"), from -p values ("those given with -p
+k1=0.3, b=0.1") or from a window configuration ("the configuration s2's") has its start
+found among the configurations compared, by the file or by the values; a start not compared,
+a run that kept its start's values, and a file tuned on other documents give no primary
+comparison (dr6 1, 2, 7)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.comparison import Configuration, compare_configurations
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.tuned_on import TunedOn
+from workbench.report.text.chance import primary_text
+
+START = "[params]\nk1 = 0.3\nb = 0.1\n"
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """tea-beir split in two (q01–q12 train, q13–q25 test), s2.toml, and tune runs from
+    s2.toml (bf), from the same values given with -p (bp), from the model's defaults (bd), and
+    from s2.toml keeping its values (kept: --pick bound, where no gain was sure)."""
+    root = tmp_path_factory.mktemp("starts")
+    data = root / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", data)
+    rows = (data / "qrels" / "test.tsv").read_text().splitlines()
+    (data / "qrels" / "train.tsv").write_text(
+        "\n".join([rows[0], *(r for r in rows[1:] if r.split("\t")[0] <= "q12")]) + "\n")
+    (data / "qrels" / "test.tsv").write_text(
+        "\n".join([rows[0], *(r for r in rows[1:] if r.split("\t")[0] > "q12")]) + "\n")
+    s2 = root / "s2.toml"
+    s2.write_text(START)
+    out = {"data": data, "s2": s2}
+    split = ["--tune", "k1,b", "--train-split", "train", "--test-split", "test", "--trials",
+             "5", "--seed", "0"]
+    for name, start, pick in (("bf", ["--params", str(s2)], "best"),
+                              ("bp", ["-p", "k1=0.3", "-p", "b=0.1"], "best"),
+                              ("bd", [], "best"), ("kept", ["--params", str(s2)], "bound")):
+        out[name] = root / f"{name}.toml"
+        assert main(["tune", str(data), "-m", "bm25", *start, *split, "--pick", pick,
+                     "--out", str(out[name])]) == 0
+    return out
+
+
+def _compare(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
+    capsys.readouterr()
+    assert main(["compare", str(data), "-m", "bm25", *args]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_a_run_from_a_params_file_is_primary_against_that_file(capsys, runs) -> None:
+    assert 'held_out_start = "s2.toml\'s"' in runs["bf"].read_text()
+    out = _compare(capsys, runs["data"], "-c", str(runs["s2"]), "-c", str(runs["bf"]))
+    assert "comparison tune set out to test (bf against s2 on ndcg@10, held out)" in out, out
+
+
+def test_a_run_from_p_values_is_primary_against_a_configuration_holding_them(
+        capsys, runs) -> None:
+    assert "those given with -p k1=0.3, b=0.1" in runs["bp"].read_text()
+    out = _compare(capsys, runs["data"], "-c", str(runs["s2"]), "-c", str(runs["bp"]))
+    assert "comparison tune set out to test (bp against s2 on ndcg@10, held out)" in out, out
+    # the defaults are not those values: no primary comparison against them
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bp"]))
+    assert "tune set out to test" not in out, out
+
+
+def test_a_start_not_compared_gives_no_primary_comparison(capsys, runs) -> None:
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bf"]))
+    assert "tune set out to test" not in out, out
+
+
+def test_a_run_that_kept_its_start_tested_nothing(capsys, runs) -> None:
+    text = runs["kept"].read_text()
+    assert "k1 = 0.3" in text and "b = 0.1" in text  # the start's values, kept
+    out = _compare(capsys, runs["data"], "-c", str(runs["s2"]), "-c", str(runs["kept"]))
+    assert "tune set out to test" not in out, out
+
+
+def test_a_run_on_other_documents_is_never_primary(capsys, runs) -> None:
+    # bd was tuned from bm25's defaults on tea's documents; vault's are others
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bd"]))
+    assert "comparison tune set out to test (bd against defaults on ndcg@10, held out)" in out, out
+    out = _compare(capsys, SAMPLES / "vault", "--defaults", "-c", str(runs["bd"]))
+    assert "tune set out to test" not in out, out
+
+
+def test_a_window_configurations_start_is_found_by_its_name() -> None:
+    # the window's Tune tab records "the configuration s2's"; its configurations have no file
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("s2", model.schema.resolve({"k1": 0.3, "b": 0.1})),
+               Configuration("tuned", model.schema.resolve({"k1": 1.8, "b": 0.55}))]
+    comp = compare_configurations(model, ds, configs, n_resamples=200)
+    record = TunedOn(ds.name, "tuned on split train, held out split test", (), "ndcg@10",
+                     0.6, 0.65, 0.004, 13, start="the configuration s2's")
+    comp.tuned["tuned"] = record
+    assert primary_text(comp) == "tuned against s2 on ndcg@10"
+    # moved off it in the window: "the configuration s2's with k1=1.8, b=0.55" is tuned's
+    # own values, so the start is none of the others
+    comp.tuned["tuned"] = TunedOn(ds.name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="the configuration s2's with b=0.75")
+    assert primary_text(comp) == ""
+    comp.tuned["tuned"] = TunedOn(ds.name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="the configuration s2's with k1=1.2, b=0.75")
+    assert primary_text(comp) == "tuned against defaults on ndcg@10"
