@@ -95,7 +95,7 @@ def test_lengths_count_the_counted_queries(limited: Comparison) -> None:
                           limited.results[0].ranking.count[limited.counted])
 
 
-def test_a_cut_beyond_chance_is_coloured_as_any_other(limited: Comparison) -> None:
+def test_a_cut_is_marked_by_the_rule_as_any_other(limited: Comparison) -> None:
     # the footnote says a Δ is coloured where p is below 0.05: a longer list that finds more
     # is a gain too (review F, 1: the cut's Δs had stayed grey under that footnote)
     page = html_report(limited)
@@ -164,6 +164,15 @@ def test_a_limit_that_costs_relevant_documents_is_worse_in_short_as_in_ship() ->
            "query, defaults up to 16) and nothing on 4 of the 25 (nor does defaults), and " \
            "so leaves out " in line
     assert "the loss comes from the cut" in line
+    # Settings to ship reads the settings' p alone by the same rule (review dr6, 4: bare "p
+    # 0.031" there beside "weak evidence" in In short): the table's four p-values where a
+    # query moved (ndcg@10, p@10, r@100, map@100) are 2^(1 − 6) = 0.03125 each, and this one
+    # too; Holm over the 5, by hand: 5 × 0.03125 = 0.156
+    weak = "p 0.031, a side look: Holm p 0.156 over the 5, weak evidence"
+    assert f"the settings alone score ndcg@10 0.7049 (−0.0308 against defaults, {weak})" \
+        in line, line
+    assert f"Alone, they do worse than 'defaults' on ndcg@10 (−0.0308, {weak})" \
+        in markdown(comp)
 
 
 def test_agreement_of_two_that_only_stop_sooner_counts_the_shorter_list(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.core.params import value_text as param_value
+from workbench.report.text.chance import side_look
 from workbench.report.text.compared import _and, nouns, shown_name, trained_pair
 from workbench.report.text.markup import _md_table, code_span, md
 from workbench.report.text.numbers import mean_text, minus_text, p_text, row_digits
@@ -212,7 +213,7 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
             also = row is not None and (row.deltas[i] < 0 if higher_is_better(metric)
                                         else row.deltas[i] > 0)
             worse = (f" Alone, they do worse than {first!r} on {metric} ({minus_text(delta)}, "
-                     f"p {p_text(p)}): "
+                     f"{side_look(comp, p)}): "
                      # with the source changes it did worse too: nothing to ship it with
                      + (f"as compared, with the values it cannot take, it does worse as well "
                         f"({minus_text(row.deltas[i])}): better not shipped at all."

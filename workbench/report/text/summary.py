@@ -10,7 +10,7 @@ from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.agreement import agreement_summary
 from workbench.report.text.best import _not_among_pairs, best_line
 from workbench.report.text.cases import _disagree, case_change, cases_passed
-from workbench.report.text.chance import primary, weak_p
+from workbench.report.text.chance import primary, side_look, weak_p
 from workbench.report.text.compared import _and, has_judgments, nouns, singular, trained_pair
 from workbench.report.text.cuts import _cut_cost, _cut_verdict, _shorter_lists
 from workbench.report.text.headline import headline_metric, tied_gain
@@ -228,7 +228,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             else:
                 s_row = next((r for r in shipped.rows if r[0] == metric), None)
                 test = ("training scores" if trained_pair(comp, i)
-                        else f"p {p_text(s_row[5])}" if s_row else "")
+                        else side_look(comp, s_row[5]) if s_row else "")
                 # "values it cannot take": a changed constant with no setting, a value the
                 # target does not have, or its own behaviour turned off (a limit without
                 # obsidian-mcp's early stop, which nobody changed)
@@ -247,7 +247,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + (f"; the settings alone score {metric} "
                            f"{_alone_text(s_row)} against {first}, {test})"
                            if s_row else "")
-                        + status_quo_text(shipped, metric, model, trained_pair(comp, i))
+                        + status_quo_text(shipped, metric, model, trained_pair(comp, i),
+                                          comp=comp)
                         + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
@@ -263,16 +264,20 @@ def _alone_text(s_row: Sequence[Any]) -> str:
     return f"{alone} ({delta}"
 
 
-def status_quo_text(shipped: Any, metric: str, model: str, trained: bool) -> str:
+def status_quo_text(shipped: Any, metric: str, model: str, trained: bool, *,
+                    comp: Comparison | None = None) -> str:
     """As shipped against its own model's defaults, what runs today, on `metric` (review rb,
     5): "; against hybrid's own defaults, what runs today: 0.6952 → 0.7120 (+0.0168, p
-    0.021)"; "" where the first configuration is those defaults (said already)."""
+    0.021, a side look: Holm p 0.105 over the 5, weak evidence)", its p read by the rule
+    over `comp`'s family (dr6 4; bare without `comp`); "" where the first configuration is
+    those defaults (said already)."""
     row = next((r for r in shipped.status_quo if r[0] == metric), None)
     if row is None:
         return ""
     a, b, delta = pair_texts(row[1], row[2], row[3])
     p = (", training scores" if trained else
-         f", p {p_text(row[4])}" if row[4] is not None else "")
+         "" if row[4] is None else
+         f", {side_look(comp, row[4])}" if comp is not None else f", p {p_text(row[4])}")
     return f"; against {model}'s own defaults, what runs today: {a} → {b} ({delta}{p})"
 
 
