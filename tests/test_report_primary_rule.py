@@ -82,7 +82,7 @@ def test_other_p_values_are_adjusted_over_the_family_shown(two: Comparison) -> N
     # primary ndcg@10, judged@10 (coverage) and r@100 (no query moved): 3
     page = markdown(two)
     assert "The other 3 p-values shown are side looks" in page
-    assert "the one comparison tune set out to test (tuned against defaults on ndcg@10" in page
+    assert "(the primary comparison: tuned against defaults on ndcg@10" in page
 
 
 def test_the_window_cautions_name_one_verdict(four: Comparison) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import SAMPLES
 from workbench.cli import main
-from workbench.core.comparison import Configuration, compare_configurations
+from workbench.core.comparison import Comparison, Configuration, compare_configurations
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.tuned_on import TunedOn
@@ -59,14 +59,14 @@ def _compare(capsys: pytest.CaptureFixture[str], data: Path, *args: str) -> str:
 def test_a_run_from_a_params_file_is_primary_against_that_file(capsys, runs) -> None:
     assert 'held_out_start = "s2.toml\'s"' in runs["bf"].read_text()
     out = _compare(capsys, runs["data"], "-c", str(runs["s2"]), "-c", str(runs["bf"]))
-    assert "comparison tune set out to test (bf against s2 on ndcg@10, held out)" in out, out
+    assert "(the primary comparison: bf against s2 on ndcg@10, held out)" in out, out
 
 
 def test_a_run_from_p_values_is_primary_against_a_configuration_holding_them(
         capsys, runs) -> None:
     assert "those given with -p k1=0.3, b=0.1" in runs["bp"].read_text()
     out = _compare(capsys, runs["data"], "-c", str(runs["s2"]), "-c", str(runs["bp"]))
-    assert "comparison tune set out to test (bp against s2 on ndcg@10, held out)" in out, out
+    assert "(the primary comparison: bp against s2 on ndcg@10, held out)" in out, out
     # the defaults are not those values: no primary comparison against them
     out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bp"]))
     assert "tune set out to test" not in out, out
@@ -87,7 +87,7 @@ def test_a_run_that_kept_its_start_tested_nothing(capsys, runs) -> None:
 def test_a_run_on_other_documents_is_never_primary(capsys, runs) -> None:
     # bd was tuned from bm25's defaults on tea's documents; vault's are others
     out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bd"]))
-    assert "comparison tune set out to test (bd against defaults on ndcg@10, held out)" in out, out
+    assert "(the primary comparison: bd against defaults on ndcg@10, held out)" in out, out
     out = _compare(capsys, SAMPLES / "vault", "--defaults", "-c", str(runs["bd"]))
     assert "tune set out to test" not in out, out
 
@@ -112,3 +112,43 @@ def test_a_window_configurations_start_is_found_by_its_name() -> None:
     comp.tuned["tuned"] = TunedOn(ds.name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
                                   start="the configuration s2's with k1=1.2, b=0.75")
     assert primary_text(comp) == "tuned against defaults on ndcg@10"
+
+
+def _window_three() -> tuple[Comparison, str]:
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("s2", model.schema.resolve({"k1": 0.3, "b": 0.1})),
+               Configuration("tuned", model.schema.resolve({"k1": 1.8, "b": 0.55}))]
+    return compare_configurations(model, ds, configs, n_resamples=200), ds.name
+
+
+def test_a_primary_comparison_not_against_the_first_is_given_in_short() -> None:
+    # review dr6, 6: the rule named "tuned against s2" while In short (each against the first)
+    # never gave its figures or verdict
+    from workbench.report.text import summary_lines
+
+    comp, name = _window_three()
+    comp.tuned["tuned"] = TunedOn(name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="the configuration s2's")
+    row = next(r for r in comp.rows if r.metric == "ndcg@10")
+    lines = summary_lines(comp)
+    (line,) = [x for x in lines if x.startswith("tuned against s2, the primary comparison")]
+    assert f"ndcg@10 {row.means[1]:.4f} → {row.means[2]:.4f} (" in line, line
+    assert line.endswith(("beyond chance.", "it may be chance.")), line
+
+
+def test_two_primary_comparisons_are_said_in_the_plural() -> None:
+    # review dr6, 7: "the primary comparison (best against …; bmt against …)"
+    from workbench.report.text import many_tests_note
+
+    comp, name = _window_three()
+    comp.tuned["s2"] = TunedOn(name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                               start="the model's defaults")
+    comp.tuned["tuned"] = TunedOn(name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="the configuration s2's")
+    note = many_tests_note(comp)
+    assert ("the 2 comparisons tune set out to test, each by its own run (the primary "
+            "comparisons: s2 against defaults on ndcg@10; tuned against s2 on ndcg@10, held "
+            "out), are each judged alone") in note, note
+    assert "2 chances of a false alarm" in note

@@ -250,11 +250,12 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     summary = summary[0].lower() + summary[1:] if summary.startswith("A ") else summary
     lead = f"How {summary} and the marks read a p: "
     if len(pairs) == 1:
-        lead += (f"the one comparison tune set out to test ({pairs[0]}, held out) is judged "
-                 "alone: beyond chance if p is below 0.05. ")
+        lead += (f"the one comparison tune set out to test (the primary comparison: "
+                 f"{pairs[0]}, held out) is judged alone: beyond chance if p is below 0.05. ")
     elif pairs:
         lead += (f"the {len(pairs)} comparisons tune set out to test, each by its own run "
-                 f"({'; '.join(pairs)}, held out), are each judged alone: beyond chance if p "
+                 f"(the primary comparisons: {'; '.join(pairs)}, held out), are each judged "
+                 "alone: beyond chance if p "
                  f"is below 0.05 ({len(pairs)} chances of a false alarm, not one). ")
     if not n:
         return lead.rstrip()

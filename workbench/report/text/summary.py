@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.agreement import agreement_summary
 from workbench.report.text.best import _not_among_pairs, best_line
@@ -252,9 +254,40 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
+    out += _primary_lines(comp, pairs)
     metric, overall_row = overall
     best = best_line(comp, metric, overall_row) if overall_row is not None else ""
     return out + ([best] if best else [])
+
+
+def _primary_lines(comp: Comparison, shown: dict[int, str]) -> list[str]:
+    """Each primary comparison the lines above do not give (its start is not the first, or
+    it is on another metric than the headline), with its figures, p and verdict (dr6 6: the
+    rule named one whose result was nowhere). `shown`: each configuration's headline metric
+    against the first."""
+    from workbench.core.metrics.significance import paired_test
+    from workbench.report.text.chance import _started
+
+    out = []
+    n = len(comp.configs)
+    for r in comp.rows:
+        for b in range(1, n):
+            for a in range(n):
+                if a == b or not _started(comp, a, b, r.metric) or (
+                        a == 0 and shown.get(b) == r.metric):
+                    continue
+                x = comp.results[a].per_query[r.metric][comp.counted]
+                y = comp.results[b].per_query[r.metric][comp.counted]
+                p = r.p_values[b] if a == 0 else paired_test(x, y).p_value
+                ma, mb = float(np.nanmean(x)), float(np.nanmean(y))
+                before, after, delta = pair_texts(ma, mb)
+                better = mb > ma if higher_is_better(r.metric) else mb < ma
+                verdict = ("no clear difference: it may be chance" if p is None or p >= 0.05
+                           else f"{'better' if better else 'worse'}, beyond chance")
+                out.append(f"{comp.configs[b].name} against {comp.configs[a].name}, the "
+                           f"primary comparison (judged alone): {r.metric} {before} → {after} "
+                           f"({delta}, p {p_text(p)}): {verdict}.")
+    return out
 
 
 def _alone_text(s_row: Sequence[Any]) -> str:
