@@ -152,3 +152,22 @@ def test_two_primary_comparisons_are_said_in_the_plural() -> None:
             "comparisons: s2 against defaults on ndcg@10; tuned against s2 on ndcg@10, held "
             "out), are each judged alone") in note, note
     assert "2 chances of a false alarm" in note
+
+
+def test_the_window_does_not_call_a_pair_it_does_not_show_primary() -> None:
+    # review dr6, 1: "'bf2', by tune's held-out ndcg@10: better held out, beyond chance (the
+    # primary comparison, tested alone)" above a table where bf2's start was not shown
+    from workbench.gui.compare.window import window_cautions
+
+    comp, name = _window_three()
+    comp.tuned["tuned"] = TunedOn(name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="elsewhere.toml's")
+    whole = " ".join(long for _, long in window_cautions(comp))
+    assert ("'tuned', by tune's held-out ndcg@10: better held out, beyond chance (tune's own "
+            "test of it against its start, which is not shown here)") in whole, whole
+    assert "primary comparison" not in whole
+    # tuned on other documents: tune's figures are not of these, and not said
+    comp.tuned["tuned"] = TunedOn("elsewhere", "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  corpus="another", start="the model's defaults")
+    whole = " ".join(long for _, long in window_cautions(comp))
+    assert "by tune's held-out" not in whole and "primary comparison" not in whole, whole
