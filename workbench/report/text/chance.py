@@ -255,8 +255,8 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     elif pairs:
         lead += (f"the {len(pairs)} comparisons tune set out to test, each by its own run "
                  f"(the primary comparisons: {'; '.join(pairs)}, held out), are each judged "
-                 "alone: beyond chance if p "
-                 f"is below 0.05 ({len(pairs)} chances of a false alarm, not one). ")
+                 f"alone: beyond chance if p is below 0.05 ({len(pairs)} chances of a false "
+                 "alarm, not one). ")
     if not n:
         return lead.rstrip()
     idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
