@@ -71,3 +71,17 @@ def test_nothing_to_ship_gives_no_measured_difference(
     gain = f"{compared - defaults:+.4f}".replace("-", "−")
     assert f"the {gain} against defaults needs a change to pi-lodestone" in line
     assert "p 1.000" not in line and "+0.0000" not in line
+
+
+def test_what_runs_today_reads_its_p_by_the_rule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr6 4: compare's as-shipped line gave the p against what runs today bare, where the
+    report's In short reads it by the rule (a side look, Holm over the family shown)."""
+    first = tmp_path / "strict.toml"
+    first.write_text("[params]\ninject_min_score = 30\n")
+    other = tmp_path / "titles.toml"
+    other.write_text("[params]\nw_title = 1\nw_body = 1\ninject_min_score = 50\n")
+    assert main([*BASE, "-c", str(first), "-c", str(other)]) == 0
+    line = _line(capsys.readouterr().out, "titles")
+    today = line.split("what runs today: ")[1].split(")")[0]
+    assert ", p <0.001, a side look: Holm p " in today, today

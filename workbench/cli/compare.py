@@ -616,7 +616,7 @@ def shipped_lines(comp: Any) -> list[str]:
                          + (", training scores" if fitted else "") + "), as compared "
                          f"{mean_text(b, digits=digits)}")
             # what runs today, as the report's In short gives it (dr5 3)
-            said += status_quo_text(shipped, metric, model, fitted)
+            said += status_quo_text(shipped, metric, model, fitted, comp=comp)
         out.append(said + " (the settings: `workbench report`, Settings to ship)")
     return out
 
