@@ -45,8 +45,9 @@ def test_compare_prints_each_configurations_own_metrics(
             "documents first):") in out
     # each setting with what its change alone did (rv51 2; dr4 5), and the key to it (dr4 6)
     flat = " ".join(out.split())
-    assert re.search(r" — (k1 1\.2 → 0\.9|b 0\.75 → 0\.4) \(alone: [^)]+\)", flat), out
-    assert "(alone: the document's place and score with only that setting" in flat, out
+    assert re.search(r" — (k1 1\.2 → 0\.9|b 0\.75 → 0\.4) \(only it set back: [^)]+\)", flat), out
+    assert ("(only it set back: the document's place under the second configuration with "
+            "only") in flat, out
 
 
 def test_report_md_writes_the_file(tuned: Path, tmp_path: Path,

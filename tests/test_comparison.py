@@ -378,7 +378,7 @@ def test_a_document_the_case_limit_cut_keeps_its_score_and_names_what_fell_past_
     assert move.sentence() == (
         f"moved from #2 (past the limit of 1) to 1: its own score did not change "
         f"({move.total_b:.3g}); the document above it before fell past it: qm-005 "
-        f"(superseded −13) — superseded_penalty 4 → 17 (alone: out of the list → 1) and 1 "
+        f"(superseded −13) — superseded_penalty 4 → 17 (only it set back: out of the list) and 1 "
         f"more")
     # long_query_meaningful 3 → 2 moves nothing on this search (rv51 2): with it alone
     # the list is the defaults' own, with superseded_penalty alone undone it is qm-004 again

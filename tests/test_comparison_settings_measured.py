@@ -73,7 +73,8 @@ def test_decision_memory_names_the_weights_that_moved_a_short_query_not_its_long
     # from the change's side: its place and score with the setting set back, then changed
     gain = score_b - undone["w_title"][1]
     assert round(gain, 6) == 19  # lexical: 17 − 6 at both places
-    assert "w_title 6 → 17 (alone: 3 → 2, score +19), bonus_cwd 6 → 17 (alone: score +11)" \
+    assert "w_title 6 → 17 (only it set back: at 3; score +19 from it), bonus_cwd 6 → 17 " \
+        "(only it set back: score +11 from it)" \
         in text, text
     assert "held back" not in text, text
     assert text.endswith(" and 4 more"), text
@@ -97,8 +98,8 @@ def test_codeledger_names_the_weight_that_moved_a_file_and_not_the_ones_that_did
 
     text = _sentence("codeledger", "code-repo", tuned, query, doc)
     assert _named(text) == ["w_recent_touch"], text
-    assert text.endswith("— w_recent_touch 0.02 → 0.3 (alone: 11 → 8, score +0.28) and "
-                         "6 more"), text
+    assert text.endswith("— w_recent_touch 0.02 → 0.3 (only it set back: at 11; score +0.28 "
+                         "from it) and 6 more"), text
 
 
 def test_a_prepare_stage_value_is_measured_where_the_first_configuration_prepared_it() -> None:
@@ -157,34 +158,38 @@ def test_a_setting_that_held_the_document_back_is_said_apart_from_those_that_mov
 
     text = _sentence("bm25", "tea-beir", tuned, "q07", "d015")
     assert text.startswith("moved from 10 to 5: "), text
-    assert text.endswith(" — b 0.75 → 0.3 (alone: 11 → 5, score +0.139); held back by "
-                         "k1 1.2 → 2 (alone: 4 → 5, score −0.467)"), text
+    # its place with only it set back (11), not its place under A (10): said as B's (dr7 2)
+    assert text.endswith(" — b 0.75 → 0.3 (only it set back: at 11; score +0.139 from it); "
+                         "held back by k1 1.2 → 2 (only it set back: at 4; score −0.467 from "
+                         "it)"), text
     assert _named(text.split("; held back by ")[0]) == ["b"], text
 
 
 def test_the_key_to_the_figures_is_printed_only_under_a_list_that_shows_them(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """compare, and the Markdown and HTML reports, say once what "alone:" and "held back by"
-    are (dr4 6), where a mover shows them; one setting changed shows none (the move itself)."""
+    """compare, and the Markdown and HTML reports, say once what "only it set back:" and "held
+    back by" are (dr4 6), where a mover shows them; one setting changed shows none (the move
+    itself)."""
     from workbench.cli import main
 
     tea = str(SAMPLES / "tea-beir")
-    key = "alone: the document's place and score with only that setting at the first"
+    key = "only it set back: the document's place under the second configuration with only"
     assert main(["compare", tea, "-m", "bm25", "--defaults", "-p", "k1=2", "-p", "b=0.3"]) == 0
     out = capsys.readouterr().out
     flat = " ".join(out.split())
-    assert "(alone: " in flat and f"({key}" in flat
+    assert "(only it set back: " in flat and f"({key}" in flat
     assert flat.index("moved most, ") < flat.index(f"({key}")  # under the list
     assert main(["compare", tea, "-m", "bm25", "--defaults", "-p", "k1=2"]) == 0
     out = capsys.readouterr().out
-    assert "moved most, " in out and "(alone: " not in out and "alone: the" not in out
+    assert "moved most, " in out and "(only it set back: " not in out
+    assert "only it set back: the" not in out
     for fmt in ("md", "html"):
         for values, shown in ((["-p", "k1=2", "-p", "b=0.3"], True), (["-p", "k1=2"], False)):
             path = tmp_path / f"r{len(values)}.{fmt}"
             assert main(["report", tea, "-m", "bm25", "--defaults", *values, "-o",
                          str(path)]) == 0
             text = " ".join(path.read_text().split()).replace("&#x27;", "'")
-            assert ("Alone: the document's place and score with only that setting at the "
-                    "first" in text) == shown, (fmt, values)
-            assert ("(alone: " in text) == shown, (fmt, values)
+            assert ("Only it set back: the document's place under the second configuration "
+                    "with only that setting" in text) == shown, (fmt, values)
+            assert ("(only it set back: " in text) == shown, (fmt, values)
     capsys.readouterr()

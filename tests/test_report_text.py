@@ -54,12 +54,12 @@ def test_markdown_has_every_section() -> None:
     assert movers and all(any(w in m for w in words) for m in movers)
     # each setting with what its change alone did (rv51 2; dr4 5), the one that moved it most
     # first; one that moves nothing counted, not named; one that held it back said apart
-    plain = [re.sub(r" \(alone: [^)]*\)", "", m).rsplit(" — ", 1)[1] for m in movers]
+    plain = [re.sub(r" \(only it set back: [^)]*\)", "", m).rsplit(" — ", 1)[1] for m in movers]
     assert set(plain) <= {"k1 1.2 → 0.9, b 0.75 → 0.4", "b 0.75 → 0.4, k1 1.2 → 0.9",
                           "k1 1.2 → 0.9 and 1 more", "b 0.75 → 0.4 and 1 more",
                           "k1 1.2 → 0.9; held back by b 0.75 → 0.4",
                           "b 0.75 → 0.4; held back by k1 1.2 → 0.9", "b 0.75 → 0"}, plain
-    assert any("(alone: " in m for m in movers)
+    assert any("(only it set back: " in m for m in movers)
 
 
 def test_a_file_is_named_once() -> None:

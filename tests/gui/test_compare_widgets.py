@@ -385,8 +385,9 @@ def test_a_sentence_with_settings_figures_carries_their_key_as_its_tooltip(
             Configuration("defaults", model.schema.resolve({})),
             Configuration("tuned", model.schema.resolve(values))], n_resamples=50)
         view.show_move(comp, 1, q, doc)
-        assert ("(alone: 11 → 5, score +0.139)" in view.sentence.text()) == shown
-        assert view.sentence.toolTip().startswith("alone: the document's place and score with "
-                                                  "only that setting") == shown
+        assert ("(only it set back: at 11; score +0.139 from it)" in view.sentence.text()) == shown
+        assert view.sentence.toolTip().startswith(
+            "only it set back: the document's place under the second configuration with only "
+            "that setting") == shown
     view.clear()
     assert view.sentence.toolTip() == ""

@@ -81,7 +81,7 @@ class MoveExplained:
     kept_at_zero: tuple[int, tuple[str, float]] | None = None
     # per changed parameter that could be scored again, the document with it alone undone
     # (`comparison.undo`): those whose change alone moved it the way it moved are named
-    # first, with what the change did ("alone: 3 → 1"); the one that held it back most is
+    # first, with what it did ("only it set back: at 3"); the one that held it back most is
     # said apart; those that move it not at all are not named ("absent_weight 1 → 2.25" had
     # been named for a 3-word query with no absent word, w_title 6 → 17 left out)
     undone: dict[str, Undone] = field(default_factory=dict)

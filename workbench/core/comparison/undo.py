@@ -77,18 +77,17 @@ class Undone:
         return self.rank != self.rank_before or abs(self.total_delta) > 1e-9
 
     def text(self) -> str:
-        """From the change's side: "alone: 89 → 74, score +0.335" (its place with the setting
-        set back, then as changed; what the change added to its score); "alone: score +11";
-        "" where nothing moves."""
-        def place(rank: int | None) -> str:
-            return "out of the list" if rank is None else str(rank)
-
+        """What the second configuration gives with only this setting set back to the first's
+        value: "only it set back: at 11; score −0.307 from it" (its place then, not its place
+        under the first configuration; what the change added to its score); "only it set
+        back: score +11 from it"; "" where nothing moves. ("alone: 11 → 6"
+        had read as the change made on its own, whose place differs: dr7 2.)"""
         parts = []
         if self.rank != self.rank_before:
-            parts.append(f"{place(self.rank)} → {place(self.rank_before)}")
+            parts.append("out of the list" if self.rank is None else f"at {self.rank}")
         if abs(self.total_delta) > 1e-9:
-            parts.append(f"score {_signed(self.gain)}")
-        return f"alone: {', '.join(parts)}" if parts else ""
+            parts.append(f"score {_signed(self.gain)} from it")
+        return f"only it set back: {'; '.join(parts)}" if parts else ""
 
 
 @dataclass(frozen=True)

@@ -34,16 +34,18 @@ CROSS_MODEL_NOTE = ("two models: each scores on its own scale, so the places com
 
 # the key to a mover's settings' figures (`Undone.text`), said under a list that shows one
 # (dr4 5, 6: "undone: at 89, score −0.335" had read as a cause, and nothing said what it was)
-SETTINGS_KEY = ("alone: the document's place and score with only that setting at the first "
-                "configuration's value, then with it changed, the other changes kept; each is "
-                "measured on its own, so the effects overlap and need not add up; held back "
-                "by: a change that alone moved it the other way; a setting without figures "
-                "cannot be scored again alone and is named because a signal it feeds moved")
+SETTINGS_KEY = ("only it set back: the document's place under the second configuration with "
+                "only that setting set back to the first configuration's value, the other "
+                "changes kept (not its place under the first), and what the change added to "
+                "its score; each is measured on its own, so the effects overlap and need not "
+                "add up; held back by: a change that moved it the other way; a setting without "
+                "figures cannot be scored again on its own and is named because a signal it "
+                "feeds moved")
 
 
 def settings_key(sentences: Sequence[str]) -> list[str]:
     """`SETTINGS_KEY`, where one of `sentences` shows a setting's figures; [] otherwise."""
-    shown = any("(alone: " in s or "; held back by " in s for s in sentences)
+    shown = any("(only it set back: " in s or "; held back by " in s for s in sentences)
     return [SETTINGS_KEY] if shown else []
 
 
