@@ -77,7 +77,12 @@ def test_decision_memory_names_the_weights_that_moved_a_short_query_not_its_long
         "(only it set back: score +11 from it)" \
         in text, text
     assert "held back" not in text, text
-    assert text.endswith(" and 4 more"), text
+    # "and N more" counts only those a plain run moves it with, not the three that move
+    # nothing here (dr7 7: it had counted them, "and 4 more")
+    others = [n for n in tuned if n not in ("w_title", "bonus_cwd")
+              and undone[n] != (rank_b, score_b)]
+    assert text.endswith(f" and {len(others)} more" if others else "from it)"), text
+    assert " and 4 more" not in text, text
 
 
 def test_codeledger_names_the_weight_that_moved_a_file_and_not_the_ones_that_did_not() -> None:
@@ -98,8 +103,9 @@ def test_codeledger_names_the_weight_that_moved_a_file_and_not_the_ones_that_did
 
     text = _sentence("codeledger", "code-repo", tuned, query, doc)
     assert _named(text) == ["w_recent_touch"], text
+    # the six others move nothing here (the premise above): not counted as "6 more" (dr7 7)
     assert text.endswith("— w_recent_touch 0.02 → 0.3 (only it set back: at 11; score +0.28 "
-                         "from it) and 6 more"), text
+                         "from it)"), text
 
 
 def test_a_prepare_stage_value_is_measured_where_the_first_configuration_prepared_it() -> None:

@@ -322,13 +322,18 @@ class MoveExplained:
         settings = ", ".join(setting(n, a, b) for n, (a, b) in named)
         # said where it held it back a place, or a quarter of its own score's change; one that
         # held it back less is only counted ("b … score +0.000982" of a −1.67)
-        back = [setting(n, *self.changed[n]) for n in held[:1] if group(n) == 0]
-        more = len(self.changed) - len(named) - len(back)
+        back_names = [n for n in held[:1] if group(n) == 0]
+        back = [setting(n, *self.changed[n]) for n in back_names]
+        rest = [n for n in self.changed
+                if n not in back_names and all(n != m for m, _ in named)]
+        # "and N more" counts those that moved it less or were not scored again, not those
+        # measured to move nothing here (docs/API.md's "and 5 more" were five such: dr7 7)
+        more = sum(1 for n in rest if n not in undone or n in effect or pinned(n))
         if more > 0 and named:
             settings += f" and {more} more"
-        elif more > 0:
-            settings = (f"{more} setting{'s' if more > 1 else ''} changed, none of which "
-                        f"alone moves it{' this way' if back else ''}")
+        elif rest and not named:
+            settings = (f"{len(rest)} setting{'s' if len(rest) > 1 else ''} changed, none of "
+                        f"which, set back on its own, moves it{' this way' if back else ''}")
         if back:
             settings += ("; " if settings else "") + f"held back by {back[0]}"
         return f"{where}: {why}" + (f" — {settings}" if settings else "")
