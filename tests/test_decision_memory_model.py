@@ -330,6 +330,10 @@ def test_a_forced_mode_marks_the_other_modes_settings_inert(mode: str, other: st
     prep = model.prepare(ds, params)
     inert = model.inert_params(prep, params)
     assert other in inert
+    # the reason is the setting's, not the data's: the sample holds both kinds of query (dr7
+    # 6: "no query injects: every one is a manual search" had been said of it)
+    assert inert[other] == {"search": "Mode = search makes every query a search",
+                            "injection": "Mode = injection makes every query inject"}[mode]
     assert f"{mode.replace('injection', 'inject')}_min_score" not in inert  # its own reads
     base = rank(model.combine(prep, params), 50, model.selection_params(params))
     moved = resolve_params(model, {"mode": mode, other: SCHEMA[other].high})

@@ -47,7 +47,7 @@ def test_forcing_mode_search_marks_the_injection_sliders(qtbot: QtBot, tmp_path:
     panel.show()
     s.set_params({"mode": "search"})
     s.recompute()
-    why = "no effect on this data: no query injects: every one is a manual search"
+    why = "no effect on this data: Mode = search makes every query a search"  # dr7 6
     for name in ("inject_min_score", "inject_limit"):
         assert not panel.labels[name].isEnabled(), name
         assert why in panel.editors[name].toolTip(), name

@@ -212,7 +212,7 @@ def _inert_notes(names: list[str], inert: dict[str, str], params: Any, lines: li
     take, those with one reason named together (dr5 9: one reason had been said three
     times); where every query is a search, the injection settings join the line that says
     so."""
-    from workbench.core.models.decision_memory.params import NO_INJECTION
+    from workbench.core.models.decision_memory.params import FORCED_SEARCH, NO_INJECTION
 
     by_reason: dict[str, list[str]] = {}
     for name in names:
@@ -222,7 +222,7 @@ def _inert_notes(names: list[str], inert: dict[str, str], params: Any, lines: li
         listed = " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
         verb = "applies" if len(said) == 1 else "apply"
         searches = [i for i, x in enumerate(out) if x.startswith("every query is a manual")]
-        if searches_only and why == NO_INJECTION and searches:  # that line says why
+        if searches_only and why in (NO_INJECTION, FORCED_SEARCH) and searches:  # that says why
             out[searches[0]] += f", so {listed} {verb} to none of them"
         else:
             out.append(f"{listed} {verb} to none of these turns: {why}")

@@ -24,6 +24,8 @@ from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair, explain_query
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
 from workbench.core.models.decision_memory.params import (
+    FORCED_INJECTION,
+    FORCED_SEARCH,
     GATE_LABELS,
     GATE_PARAMS,
     GATES,
@@ -121,7 +123,7 @@ class DecisionMemoryModel(Model):
         mode = str(params["mode"])
         if mode != "query":  # a forced mode: every query is of it (dr5 11)
             for name in INJECTION_ONLY if mode == "search" else SEARCH_ONLY:
-                out.setdefault(name, NO_INJECTION if mode == "search" else NO_SEARCH)
+                out.setdefault(name, FORCED_SEARCH if mode == "search" else FORCED_INJECTION)
             return out
         if not len(prep.specs):
             return out

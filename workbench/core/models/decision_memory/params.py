@@ -113,6 +113,10 @@ def gate_reason(gate: str, c: Constants = D) -> str:
 # all of them, which why-stats says once (dr5 9)
 NO_INJECTION = "no query injects: every one is a manual search"
 NO_SEARCH = "no query is a manual search: every one injects"
+# the same where Mode forces it: the setting's doing, not the data's (dr7 6: "every one is a
+# manual search" had been said of data that holds 28 injections)
+FORCED_SEARCH = "Mode = search makes every query a search"
+FORCED_INJECTION = "Mode = injection makes every query inject"
 # the settings only manual search reads, and those only injection reads
 SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_search",
                "retrieval_cap", "injection_cap", "superseded_penalty", "search_snippet_chars")
