@@ -538,6 +538,28 @@ def test_why_stats_live_holds_each_eval_case_to_its_own_limit(
             "its own limit") in out
 
 
+def test_why_stats_live_names_a_setting_the_user_set_that_a_forced_mode_makes_idle(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dr7 5: -p mode=injection -p search_limit=2 echoed search_limit in the header and said
+    nothing of it, though no turn is a search; mode=search said its inject settings."""
+    data = str(SAMPLES / "decisions-eval")
+    tables = []
+    for limit in ("2", "9"):  # the premise: search_limit changes no figure here
+        assert main(["why-stats", "--live", data, "-m", "decision-memory", "-p",
+                     "mode=injection", "-p", f"search_limit={limit}"]) == 0
+        out = " ".join(capsys.readouterr().out.split())
+        tables.append(out.split(" figure ", 1)[1])
+    assert tables[0] == tables[1]
+    assert ("note: search_limit=9 applies to none of these turns: Mode = injection makes "
+            "every query inject") in out, out
+    assert main(["why-stats", "--live", data, "-m", "decision-memory", "-p", "mode=search",
+                 "-p", "inject_limit=2"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("note: every query is a manual search: the figures are of what each search "
+            "returns; none is injected, so inject_min_score=8 and inject_limit=2 apply to none "
+            "of them") in out, out
+
+
 def test_why_stats_leaves_a_ts_that_is_no_date_out_of_the_span(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """ra 8: a `ts` of "yesterday" had been the end of the time span, unsaid; a negative

@@ -199,8 +199,11 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str, boo
         lines = []
     # a setting these turns do not take (an eval case's own topK replaces the inject limit):
     # said, as tune says it, so that its value is not read as the one the figures are for
+    # the headline's, and any other the user set (dr7 5: -p mode=injection -p search_limit=2
+    # echoed search_limit in the header and said nothing of it applying to no turn)
     inert = model.inert_params(pipe.prepared, pipe.params)
-    lines = _inert_notes([n for n in model.headline if n in inert], inert, pipe.params, lines,
+    named = [*model.headline, *(n for n in changed if n not in model.headline)]
+    lines = _inert_notes([n for n in named if n in inert], inert, pipe.params, lines,
                          live.left_out.searches_only)
     return (injection_stats(turns), live.emptied, what + "".join(f"\nnote: {x}" for x in lines),
             live.left_out.searches_only)
