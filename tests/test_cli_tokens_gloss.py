@@ -25,3 +25,22 @@ def test_a_model_that_injects_counts_its_snippets(capsys: pytest.CaptureFixture[
                  "inject_min_score", "--values", "5,8"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "estimated as pi-lodestone does: each injected snippet's characters" in out
+
+
+@pytest.mark.parametrize("judged", [True, False])
+def test_eval_under_mode_search_glosses_what_each_search_returns(
+        judged: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr7 4: under mode=search eval said "none is injected", then glossed injected_tokens as
+    "tokens injected per query"; it now says what why-stats says, what each search returns."""
+    data = SAMPLES / ("decisions-eval" if judged else "decisions")
+    metrics = "ndcg@10,injected_tokens,results" if judged else "injected_tokens,results"
+    assert main(["eval", str(data), "-m", "decision-memory", "-p", "mode=search",
+                 "--metrics", metrics]) == 0
+    got = capsys.readouterr()
+    out = " ".join((got.out + got.err).split())
+    assert "every query is a manual search" in out, out
+    assert "tokens injected per query" not in out, out
+    assert "each injected snippet's" not in out, out
+    assert ("(injected_tokens: tokens each search returns (estimated as pi-lodestone does: "
+            "each returned snippet's characters, whitespace collapsed, up to 180 characters, "
+            "/ 4; nothing is injected))") in out, out

@@ -111,12 +111,17 @@ def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None, *,
     raise KeyError(name)
 
 
-def tokens_gloss(model: Any) -> str:
+def tokens_gloss(model: Any, searches_only: bool = False) -> str:
     """How injected_tokens is estimated, for this model: the characters of each result's
     snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
     vault-search) is told what stands in for one (it had been "snippet characters" of models
-    that have none). eval, sweep, compare and the report say the same (dr5 2)."""
+    that have none). eval, sweep, compare and the report say the same (dr5 2). With
+    `searches_only` (every query a manual search), what each search returns, as why-stats
+    says it (dr7 4: "tokens injected per query" had stood under "none is injected")."""
     how = "whitespace collapsed, up to 180 characters, / 4"
+    if searches_only:
+        return (f"tokens each search returns (estimated as pi-lodestone does: each returned "
+                f"snippet's characters, {how}; nothing is injected)")
     if hasattr(model, "injections"):
         return f"estimated as pi-lodestone does: each injected snippet's characters, {how}"
     return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would inject "

@@ -137,7 +137,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             args, dataset, model, params, pipe, result, metrics, notes, judged,
             figures_over=(judged if counted is None
                           else int((pipe.judgments.judged_mask & counted).sum())),
-            left_out=left_out_notes([("", left_out)]))
+            left_out=left_out_notes([("", left_out)]),
+            searches_only=left_out is not None and left_out.searches_only)
     texts: list[tuple[str, Path | None, str]] = []
     if "--per-query" in outputs:
         path = outputs["--per-query"]
@@ -193,7 +194,8 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
     counted = int(mask.sum())
     over = (f"all {q:,} quer{'y' if q == 1 else 'ies'}" if counted == q
             else counted_text(counted, q, "query" if q == 1 else "queries"))
-    for line in figure_glosses(figures, over, model):
+    for line in figure_glosses(figures, over, model,
+                               left_out is not None and left_out.searches_only):
         say(line)
     say("these say how much is returned, not how well (no judgments: give "
         f"{judgments_hint(args, dataset)} to measure quality)")

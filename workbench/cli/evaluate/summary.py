@@ -21,26 +21,37 @@ from workbench.core.selection_figures import FIGURES, tokens_gloss
 from workbench.textout import format_table, say
 
 
-def figure_glosses(shown: Sequence[str], over: str, model: Any) -> list[str]:
+def figure_glosses(shown: Sequence[str], over: str, model: Any,
+                   searches_only: bool = False) -> list[str]:
     """The glosses of the selection figures shown, what they are the mean over said once
     where there are several (dr5 14: "mean over the 0 of the 2 queries counted (see the
-    notes)" had come under each of three figures), as sweep says it."""
+    notes)" had come under each of three figures), as sweep says it. `searches_only`: every
+    query is a manual search, so injected_tokens is what each returns (`tokens_gloss`)."""
+    def gloss(m: str) -> str:
+        if m != "injected_tokens":
+            return metric_label(m)
+        if searches_only:
+            return tokens_gloss(model, True)
+        return f"{metric_label(m)}, {tokens_gloss(model)}"
+
     if len(shown) == 1:
         m = shown[0]
+        if m == "injected_tokens" and searches_only:
+            return [f"({m}: mean over {over}, {gloss(m)})"]
         return [f"({m}: {metric_label(m)}, mean over {over}"
                 + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")"]
     return [f"({', '.join(shown)}: the mean over {over})"] + [
-        f"({m}: {metric_label(m)}" + (f", {tokens_gloss(model)}" if m == "injected_tokens"
-                                      else "") + ")" for m in shown]
+        f"({m}: {gloss(m)})" for m in shown]
 
 
 def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
                    pipe: Any, result: Any, metrics: list[str], notes: list[str],
                    judged: int, figures_over: int | None = None,
-                   left_out: Sequence[str] = ()) -> list[str]:
+                   left_out: Sequence[str] = (), searches_only: bool = False) -> list[str]:
     """The summary eval prints; the metrics shown (the model's own added when none was
     named). `figures_over`: of the judged queries, how many the injection figures count
-    (`counted.figure_queries`), `left_out` the notes of why the others are not."""
+    (`counted.figure_queries`), `left_out` the notes of why the others are not;
+    `searches_only`: every query is a manual search (what each returns is glossed so)."""
     from workbench.core.tuning.data import dataset_nouns, one_of
 
     n = len(dataset.corpus)
@@ -81,7 +92,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         say(f"note: {line}")
     over = counted_text(judged if figures_over is None else figures_over, judged,
                         f"judged {one_of(many) if judged == 1 else many}")
-    for line in figure_glosses(shown, over, model) if shown else ():  # what it returns
+    for line in figure_glosses(shown, over, model, searches_only) if shown else ():
         say(line)
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
