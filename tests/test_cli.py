@@ -367,8 +367,12 @@ def test_explain_with_no_result_says_so(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["explain", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
                  "--query-id", "no-durable-tag", "--relevant"]) == 0
     out = capsys.readouterr().out
-    assert ("\nno result: every candidate scored 0, was gated, or fell below the min score\n"
-            "\n— 1 judged relevant, by rank:\n") in out
+    head, _ = out.split("\n— 1 judged relevant, by rank:\n")
+    # nothing shown above it but the reason and the query's settings (b6bb2b8: its mode,
+    # min score, limit and candidate count, so that N can be checked)
+    assert head.split("\n\n", 1)[1].startswith(
+        "no result: every candidate scored 0, was gated, or fell below the min score\n")
+    assert "    min_score: 8\n" in head and "    candidates: " in head and "#" not in head
     assert "qm-112 (judged 1): not ranked — zeroed by the gate 'no_durable_tag'" in out
     # importance has no min score: not named as a reason
     assert main(["explain", str(SAMPLES / "memories"), "-m", "importance", "-q",
