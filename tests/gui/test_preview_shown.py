@@ -126,8 +126,13 @@ def test_the_models_whole_breakdown_is_under_the_document(qtbot: object) -> None
     w.preview.refresh()
     page = w.preview._html
     details = s.model.explain(s.prepared, s.dataset, s.query, doc, s.params)
+    # less the signals 0 for every pair here, as explain leaves them out (vault-search's
+    # proximity and clamp when shipped)
+    idle = s.model.idle_signals(s.prepared, s.params)
+    assert idle
     lines = explain_lines({k: v for k, v in details.items()
-                           if k not in ("snippet", "doc", "query")})  # shown above already
+                           if k not in ("snippet", "doc", "query")}, idle)  # shown above already
     assert len(lines) > 3
     assert "the model's breakdown" in page and html.escape("\n".join(lines)) in page
+    assert not any(f"{name}=" in page for name in idle)
     w.close()
