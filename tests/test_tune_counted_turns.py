@@ -80,3 +80,21 @@ def test_a_fold_trained_on_searches_only_says_the_constraint_is_undefined(
     assert code != 0
     assert "constraint injected_tokens <= 60 is undefined on the training queries" in err
     assert "Traceback" not in err + out
+
+
+def test_tune_says_what_the_figure_leaves_out(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    """dr7 3: tune's injected_tokens counted the injection cases only, and said nothing of
+    the manual searches eval names as left out."""
+    searches = [c["name"] for c in _cases(DM) if c.get("forInjection") is False]
+    assert len(searches) == 2  # read from the sample's own cases
+    assert main(["tune", str(DM), "-m", "decision-memory", "--tune", "w_title", "--constraint",
+                 "injected_tokens<=60", "--trials", "2", "--folds", "3",
+                 "--storage", str(tmp_path / "s.db")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("note: injected_tokens counts the injection turns only, as eval does; at the "
+            "starting values: 2 manual searches left out: a search injects nothing") in out
+    # a run measuring no injection figure says nothing of it
+    assert main(["tune", str(DM), "-m", "decision-memory", "--tune", "w_title", "--trials",
+                 "2", "--folds", "3", "--storage", str(tmp_path / "t.db")]) == 0
+    assert "injection turns only" not in capsys.readouterr().out

@@ -144,6 +144,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                inert, left_out_note(args, dataset), stored, cut, by_tune=bool(args.tune))
     for line in range_notes:
         say(line)
+    _say_counted_turns(model, evaluator, measured)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))
     _say_fixed_figures(model, objectives, constraints)
     from workbench.core.tuning.validation import has_time
@@ -252,3 +253,21 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...],
     # the other objectives too: their held-out values at the start were shown nowhere
     return list(dict.fromkeys([*objectives[1:], *constrained,
                                *(n for n in names if n not in objectives)]))
+
+
+def _say_counted_turns(model: Any, evaluator: Any, measured: Sequence[str]) -> None:
+    """Where an objective or constraint is an injection figure (results, empty,
+    injected_tokens), what the figure leaves out at the starting values, as eval says it
+    (dr7 3: tune's injected_tokens counted the injection turns only, unsaid)."""
+    from workbench.core.diagnostics import counted_queries
+    from workbench.core.selection_figures import FIGURES
+
+    figures = [m for m in measured if m in FIGURES]
+    if not figures:
+        return
+    found = counted_queries(model, evaluator.prepared(evaluator.base), evaluator.base)
+    lines = found[1].lines() if found is not None else []
+    if lines:
+        say(f"note: {', '.join(figures)} count{'s' if len(figures) == 1 else ''} the "
+            "injection turns only, as eval does; at the starting values: " + "; ".join(lines))
+
