@@ -2,7 +2,9 @@
 injected_tokens): for a model with query modes (decision-memory), the turns why-stats --live and
 the window's Injection tab count (`diagnostics.counted_queries`: a manual search beside
 injections injects nothing, a disabled project's turn is never logged; rv51 3, 6); for any
-other model, every query. The relevance metrics stay over every judged query."""
+other model, every query. With judgments, of those, the judged ones: the queries the relevance
+metrics are the mean over beside them, as tune and compare count them (sweep had counted an
+unjudged eval case that eval left out). The relevance metrics stay over every judged query."""
 
 from __future__ import annotations
 
@@ -12,19 +14,43 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.diagnostics import LeftOut, counted_queries
+from workbench.core.diagnostics import LeftOut, counted_queries, counted_turns
 
 Mask = NDArray[np.bool_]
 
+# why a query's injection figures are not counted (`not_counted`)
+SEARCH, DISABLED = "manual search", "disabled project"
 
-def figure_queries(pipe: Any) -> tuple[Mask | None, LeftOut | None]:
-    """bool (Q,): the queries the injection figures count at the pipeline's parameters, and
-    what is left out; (None, None) where every query counts (a model without modes)."""
+
+def not_counted(pipe: Any) -> tuple[list[str], bool] | None:
+    """Per query, why the injection figures leave it out at the pipeline's parameters
+    (`SEARCH`, `DISABLED`; "" where it counts), and whether every query is a manual search
+    (the figures are then of what each returns); None where every query counts (a model
+    without modes)."""
     found = counted_queries(pipe.model, pipe.prepared, pipe.params)
     if found is None:
+        return None
+    counted, left_out = found
+    # the queries in a counted mode, disabled or not: the others are searches
+    injection = [bool(x) for x in pipe.model.live(pipe.prepared, pipe.params).q_injection]
+    mode, _ = counted_turns(injection, [True] * len(injection))
+    return (["" if c else DISABLED if m else SEARCH for c, m in zip(counted, mode, strict=True)],
+            left_out.searches_only)
+
+
+def figure_queries(pipe: Any, among: Mask | None = None) -> tuple[Mask | None, LeftOut | None]:
+    """bool (Q,): the queries the injection figures count at the pipeline's parameters, of
+    those `among` keeps (the judged ones; None: every query), and what is left out of these;
+    (None, None) where every query counts (a model without modes)."""
+    found = not_counted(pipe)
+    if found is None:
         return None, None
-    mask, left_out = found
-    return np.asarray(mask, np.bool_), left_out
+    why, searches_only = found
+    keep = np.ones(len(why), np.bool_) if among is None else np.asarray(among, np.bool_)
+    mask = np.array([not w for w in why], np.bool_) & keep
+    kept = [w for w, k in zip(why, keep, strict=True) if k]
+    return mask, LeftOut(searches=kept.count(SEARCH), disabled=kept.count(DISABLED),
+                         searches_only=searches_only)
 
 
 def figure_mean(values: NDArray[np.float64], mask: Mask) -> float:
@@ -56,16 +82,18 @@ def counted_text(counted: int, of: int, noun: str) -> str:
 
 
 def sweep_counted(name: str, values: Sequence[Any], counted: Sequence[tuple[int, LeftOut | None]],
-                  n: int) -> tuple[str, list[str]]:
+                  n: int, noun: str = "") -> tuple[str, list[str]]:
     """What sweep's injection figures are the mean over ('all 12 queries', 'the 10 of the 12
-    queries counted (see the notes)') and the notes of what they leave out, each said once
-    (`values`: the swept values as shown, one per entry of `counted`)."""
-    noun = "query" if n == 1 else "queries"
+    judged cases counted (see the notes)') and the notes of what they leave out, each said
+    once (`values`: the swept values as shown, one per entry of `counted`; `n`: the queries
+    they are counted among, `noun` what they are called, "judged cases": "queries" where
+    "")."""
+    named, noun = bool(noun), noun or ("query" if n == 1 else "queries")
     notes = left_out_notes([(str(value), left)
                             for value, (_, left) in zip(values, counted, strict=True)], name)
     sizes = {k for k, _ in counted}
-    if not sizes or sizes == {n}:
-        return f"all {n:,} {noun}", notes
+    if not sizes or sizes == {n}:  # "the 12 judged cases", as eval says it
+        return (counted_text(n, n, noun) if named else f"all {n:,} {noun}"), notes
     if len(sizes) == 1:
         return counted_text(sizes.pop(), n, noun), notes
     return f"the {noun} counted at each value, of {n:,} (see the notes)", notes

@@ -123,8 +123,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
-    counted, left_out = figure_queries(pipe) if figures else (None, None)
-    if figures:  # the injection figures over the turns why-stats --live counts (rv51 3, 6)
+    # the injection figures over the judged turns why-stats --live counts (rv51 3, 6), as
+    # sweep counts them; what is left out, of the judged queries
+    counted, left_out = (figure_queries(pipe, pipe.judgments.judged_mask) if figures
+                         else (None, None))
+    if figures:
         _add_figures(result, dataset, figures, pipe.judgments.judged_mask, counted)
         # in the order named (a stable sort: the model's own figures stay after)
         metrics = sorted([*metrics, *figures],
@@ -135,8 +138,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     with contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext():
         metrics = _print_summary(
             args, dataset, model, params, pipe, result, metrics, notes, judged,
-            figures_over=(judged if counted is None
-                          else int((pipe.judgments.judged_mask & counted).sum())),
+            figures_over=judged if counted is None else int(counted.sum()),
             left_out=left_out_notes([("", left_out)]),
             searches_only=left_out is not None and left_out.searches_only)
     texts: list[tuple[str, Path | None, str]] = []

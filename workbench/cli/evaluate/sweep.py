@@ -88,9 +88,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                         counted)
     swept = points  # as measured, for --out; shown below as the parameter is written
     points = [(_shown(param, value), means) for value, means in points]
-    # the injection figures' queries (a manual search, a disabled project's turn left out)
+    # the injection figures' queries: the judged ones, as eval counts them, that are turns
+    # (a manual search, a disabled project's turn left out)
     over, left_out = (sweep_counted(args.sweep, [value for value, _ in points], counted,
-                                    len(dataset.queries)) if figures else ("", []))
+                                    *_among(dataset, pipe)) if figures else ("", []))
     if not measured:
         return _figures_only(args, dataset, model, params, points, metrics, out, swept,
                              over, left_out)
@@ -166,3 +167,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         write_outputs([("--out", out, text)])
         say(f"sweep written to {out}")
     return EXIT_OK
+
+
+def _among(dataset: Any, pipe: Any) -> tuple[int, str]:
+    """The queries sweep's injection figures are counted among, how many and what they are
+    called: the judged ones with judgments ('judged cases'), else every query ('')."""
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
+    if pipe.judgments is None:
+        return len(dataset.queries), ""
+    judged = int(pipe.judgments.judged_mask.sum())
+    many = dataset_nouns(dataset)[1]
+    return judged, f"judged {one_of(many) if judged == 1 else many}"

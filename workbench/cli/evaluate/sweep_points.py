@@ -60,7 +60,8 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
     """Each value of `name` in turn, measured as `eval` measures (`core.tune.sweep`, with the
     bundle figures), each value's per-query figures appended to `per_query` when given; the
     pipeline's parameters are left as they were found. The injection figures are the mean
-    over the turns why-stats --live counts at each value (`counted.figure_queries`: a manual
+    over the judged queries (every one without judgments) that are turns why-stats --live
+    counts at each value (`counted.figure_queries`, as eval counts them: a manual
     search injects nothing, a disabled project's turn is not logged; rv51 3, 6): how many, and
     what is left out (None: every query counts), appended to `counted` when given."""
     held = dict(pipe.params)
@@ -76,9 +77,12 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
                 each[CASES] = _case_passes(pipe.dataset, measured.ranking)
                 means[CASES] = float(np.nanmean(each[CASES]))
             shown = [m for m in metrics if m in FIGURES]
-            mask, left_out = figure_queries(pipe) if shown else (None, None)
+            # of the judged queries, as eval counts them (it had counted an unjudged case)
+            judged = pipe.judgments.judged_mask if pipe.judgments is not None else None
+            mask, left_out = figure_queries(pipe, judged) if shown else (None, None)
             if mask is None:
-                mask = np.ones(len(pipe.dataset.queries), np.bool_)
+                mask = (np.ones(len(pipe.dataset.queries), np.bool_) if judged is None
+                        else np.asarray(judged, np.bool_))
             for figure in shown:
                 if figure == "injected_tokens" and chars is None:
                     chars = snippet_chars(pipe.dataset)
