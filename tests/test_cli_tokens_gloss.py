@@ -44,3 +44,21 @@ def test_eval_under_mode_search_glosses_what_each_search_returns(
     assert ("(injected_tokens: tokens each search returns (estimated as pi-lodestone does: "
             "each returned snippet's characters, whitespace collapsed, up to 180 characters, "
             "/ 4; nothing is injected))") in out, out
+
+
+@pytest.mark.parametrize("metrics", ["ndcg@10,injected_tokens", "injected_tokens,results"])
+def test_sweep_under_mode_search_glosses_what_each_search_returns(
+        metrics: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """rv52 1: under mode=search sweep said "none is injected", then glossed injected_tokens
+    as "tokens injected per query" (beside the figures alone) or not at all (beside a ranking
+    metric); it now says what eval says (c84694f), what each search returns."""
+    assert main(["sweep", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-p",
+                 "mode=search", "--sweep", "inject_limit", "--values", "1,3",
+                 "--metrics", metrics]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "every query is a manual search" in out, out
+    assert "tokens injected per query" not in out, out
+    assert "each injected snippet's" not in out, out
+    assert ("tokens each search returns (estimated as pi-lodestone does: each returned "
+            "snippet's characters, whitespace collapsed, up to 180 characters, / 4; nothing "
+            "is injected)") in out, out

@@ -132,6 +132,10 @@ def test_sweep_says_which_values_leave_what_out(tmp_path: Path,
     assert flat.count("at mode = query: " + DISABLED.removeprefix("note: ")) == 1
     assert ("at mode = search: every query is a manual search: the figures are of what each "
             "search returns; none is injected") in flat
+    # and injected_tokens glossed so at those values, as eval glosses it (rv52 1)
+    assert ("tokens injected per query (estimated as pi-lodestone does: each injected "
+            "snippet's characters, whitespace collapsed, up to 180 characters, / 4; at mode = "
+            "search, what each search returns: nothing is injected)") in flat
     assert "the mean over the queries counted at each value, of 5 (see the notes)" in flat
 
 
@@ -201,3 +205,4 @@ def test_the_strip_says_when_the_baseline_counts_other_turns(tmp_path: Path,
     s.recompute()
     strip.refresh()
     assert "The baseline" not in strip.counted_note.text()
+

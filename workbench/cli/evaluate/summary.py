@@ -22,24 +22,29 @@ from workbench.textout import format_table, say
 
 
 def figure_glosses(shown: Sequence[str], over: str, model: Any,
-                   searches_only: bool = False) -> list[str]:
+                   searches_only: bool = False, searches_at: str = "") -> list[str]:
     """The glosses of the selection figures shown, what they are the mean over said once
     where there are several (dr5 14: "mean over the 0 of the 2 queries counted (see the
     notes)" had come under each of three figures), as sweep says it. `searches_only`: every
-    query is a manual search, so injected_tokens is what each returns (`tokens_gloss`)."""
+    query is a manual search, so injected_tokens is what each returns (`tokens_gloss`);
+    `searches_at`: where only some of sweep's values make every query one ("at mode =
+    search"), said of those."""
+    how = tokens_gloss(model) + (f"; {searches_at}, what each search returns: nothing is "
+                                 "injected" if searches_at else "")  # of injected_tokens
+
     def gloss(m: str) -> str:
         if m != "injected_tokens":
             return metric_label(m)
         if searches_only:
             return tokens_gloss(model, True)
-        return f"{metric_label(m)}, {tokens_gloss(model)}"
+        return f"{metric_label(m)}, {how}"
 
     if len(shown) == 1:
         m = shown[0]
         if m == "injected_tokens" and searches_only:
             return [f"({m}: mean over {over}, {gloss(m)})"]
         return [f"({m}: {metric_label(m)}, mean over {over}"
-                + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")"]
+                + (f", {how}" if m == "injected_tokens" else "") + ")"]
     return [f"({', '.join(shown)}: the mean over {over})"] + [
         f"({m}: {gloss(m)})" for m in shown]
 

@@ -22,7 +22,7 @@ from workbench.cli.evaluate.metrics import (
     check_bundle_metrics,
     code_tasks,
 )
-from workbench.cli.evaluate.summary import _mean_text
+from workbench.cli.evaluate.summary import _mean_text, figure_glosses
 from workbench.cli.evaluate.sweep_best import _against_in_use, _best, _best_line, _lower_is_better
 from workbench.cli.evaluate.sweep_output import _figures_only, _sweep_out, _sweep_text
 from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep
@@ -92,9 +92,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     # (a manual search, a disabled project's turn left out)
     over, left_out = (sweep_counted(args.sweep, [value for value, _ in points], counted,
                                     *_among(dataset, pipe)) if figures else ("", []))
+    # the values that make every query a manual search: injected_tokens is then what each
+    # search returns, said as eval says it (dr7 4)
+    searches = [str(value) for (value, _), (_, left) in zip(points, counted, strict=True)
+                if left is not None and left.searches_only] if figures else []
+    searches_only = bool(searches) and len(searches) == len(points)
+    searches_at = (f"at {args.sweep} = {', '.join(searches)}"
+                   if searches and not searches_only else "")
     if not measured:
         return _figures_only(args, dataset, model, params, points, metrics, out, swept,
-                             over, left_out)
+                             over, left_out, searches_only, searches_at)
     first = measured[0]
     best = _best(points, first)
     moved = [m for m in measured[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
@@ -114,10 +121,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                   "(in use)" if value == in_use else "") if t)]
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
-    if figures and not over.startswith("all "):  # where not every query counts
-        say(f"({', '.join(figures)}: the mean over {over})")
-    for line in left_out:
+    for line in left_out:  # then what the figures are, as eval says them
         say(f"note: {line}")
+    for line in figure_glosses(figures, over, model, searches_only, searches_at
+                               ) if figures else ():
+        say(line)
     say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
     if best and len(best) < len(points) and "optimistic" not in against:

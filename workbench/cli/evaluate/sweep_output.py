@@ -24,12 +24,14 @@ from workbench.textout import format_table, say
 
 def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
                   points: Sequence[Point], metrics: Sequence[str], out: Path | None,
-                  swept: Sequence[Point], over: str = "", left_out: Sequence[str] = ()
-                  ) -> int:
+                  swept: Sequence[Point], over: str = "", left_out: Sequence[str] = (),
+                  searches_only: bool = False, searches_at: str = "") -> int:
     """A sweep of what each value returns (no judgments, or only these figures asked): the
     table, and no best — a figure is the cost side of a trade-off, better neither way.
     `over`: the queries the figures are the mean over (`counted.sweep_counted`; "": all),
-    `left_out` the notes of the others."""
+    `left_out` the notes of the others; `searches_only`: at every value every query is a
+    manual search, `searches_at` the values where it is ("at mode = search"), so that
+    injected_tokens is glossed as what each search returns, as eval glosses it (dr7 4)."""
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     say(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
         + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
@@ -49,9 +51,12 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
     say(f"what each value returns, the mean over "
         f"{over or f'all {n:,} quer' + ('y' if n == 1 else 'ies')}:")
     for m in metrics:
-        say(f"  {m.ljust(width)}  {metric_label(m)}"
-            + (f" ({tokens_gloss(model)})" if m == "injected_tokens" else ""),
-            hang=width + 2)  # under the gloss
+        gloss = (metric_label(m) if m != "injected_tokens"
+                 else tokens_gloss(model, True) if searches_only
+                 else f"{metric_label(m)} ({tokens_gloss(model)}"
+                 + (f"; {searches_at}, what each search returns: nothing is injected)"
+                    if searches_at else ")"))
+        say(f"  {m.ljust(width)}  {gloss}", hang=width + 2)  # under the gloss
     say("no best is marked: these say how much is returned, not how well"
         + ("" if dataset.qrels else
            f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
