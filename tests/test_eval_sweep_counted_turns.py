@@ -206,3 +206,51 @@ def test_the_strip_says_when_the_baseline_counts_other_turns(tmp_path: Path,
     strip.refresh()
     assert "The baseline" not in strip.counted_note.text()
 
+
+@pytest.mark.parametrize("suffix", [".csv", ".json"])
+def test_the_per_query_file_leaves_the_figures_of_queries_not_counted_blank(
+        suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rv52 2: --per-query held the search's own 5 results and 11 tokens and the disabled
+    turn's 0, so the column's mean (2.80 results, 6.4 tokens) was not the 3.00 and 7.0 eval
+    prints; their cells are now blank (null in JSON), a column saying why."""
+    import csv
+
+    folder = _folder(tmp_path, qrels=True)
+    per_query = tmp_path / f"pq{suffix}"
+    assert main(["eval", str(folder), "--queries", str(tmp_path / "q.jsonl"), "--qrels",
+                 str(tmp_path / "qrels.tsv"), "-m", "decision-memory", "--metrics",
+                 "ndcg@10,results,empty,injected_tokens", "--per-query", str(per_query)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert (f"per-query metrics written to {per_query}; results, empty, injected_tokens are "
+            "blank on the 2 queries not counted above (column not_counted says why), so each "
+            "column's mean is the one shown") in out, out
+    if suffix == ".json":
+        rows = json.loads(per_query.read_text())
+    else:
+        rows = [{k: (None if v == "" else v) for k, v in r.items()}
+                for r in csv.DictReader(per_query.read_text().splitlines())]
+    got = {r["query_id"]: (r["results"], r["injected_tokens"], r["not_counted"]) for r in rows}
+    three, seven = (3.0, 7.0) if suffix == ".json" else ("3.000000", "7.000000")
+    # by hand (COUNTED): each injection 3 results, 7 tokens; the search and the disabled
+    # project's turn blank, said why
+    assert got == {"i1": (three, seven, None), "i2": (three, seven, None),
+                   "i3": (three, seven, None), "off": (None, None, "disabled project"),
+                   "s1": (None, None, "manual search")}
+    # the relevance metric is every judged query's, the disabled turn's 0 included
+    assert all(r["ndcg@10"] is not None for r in rows)
+    tokens = [float(r["injected_tokens"]) for r in rows if r["injected_tokens"] is not None]
+    assert f"{sum(tokens) / len(tokens):.1f}" == COUNTED["injected_tokens"]
+
+
+def test_the_per_query_file_of_figures_all_counted_has_no_extra_column(
+        tmp_path: Path) -> None:
+    """Where no judged query is left out (every query a search), the file is as it was."""
+    per_query = tmp_path / "pq.csv"
+    assert main(["eval", str(_folder(tmp_path, qrels=True)), "--queries",
+                 str(tmp_path / "q.jsonl"), "--qrels", str(tmp_path / "qrels.tsv"), "-m",
+                 "decision-memory", "-p", "mode=search", "--metrics", "results",
+                 "--per-query", str(per_query)]) == 0
+    # as searches, all 5 queries return the 5 decisions (the disabled turn too: a search is
+    # no logged turn to leave out)
+    assert per_query.read_text().splitlines() == [
+        "query_id,results", *(f"{q},5.000000" for q in ("i1", "i2", "i3", "off", "s1"))]

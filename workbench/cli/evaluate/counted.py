@@ -18,8 +18,10 @@ from workbench.core.diagnostics import LeftOut, counted_queries, counted_turns
 
 Mask = NDArray[np.bool_]
 
-# why a query's injection figures are not counted (`not_counted`)
+# why a query's injection figures are not counted, per query (`not_counted`); the per-query
+# files name them in this column
 SEARCH, DISABLED = "manual search", "disabled project"
+NOT_COUNTED = "not_counted"
 
 
 def not_counted(pipe: Any) -> tuple[list[str], bool] | None:

@@ -24,10 +24,12 @@ from workbench.cli.common import (
     pipeline,
 )
 from workbench.cli.evaluate.counted import (
+    NOT_COUNTED,
     counted_text,
     figure_mean,
     figure_queries,
     left_out_notes,
+    not_counted,
 )
 from workbench.cli.evaluate.judgments import judgments_hint, no_judgments
 from workbench.cli.evaluate.metrics import (
@@ -144,7 +146,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     texts: list[tuple[str, Path | None, str]] = []
     if "--per-query" in outputs:
         path = outputs["--per-query"]
-        texts.append(("--per-query", path, _per_query_text(path, dataset, pipe, result, metrics)))
+        # the injection figures' cells empty where eval left the query out of their mean
+        reasons = not_counted(pipe) if any(m in FIGURES for m in metrics) else None
+        texts.append(("--per-query", path, _per_query_text(
+            path, dataset, pipe, result, metrics,
+            reasons[0] if reasons is not None else None)))
     if "--run" in outputs:
         from workbench.core.formats.trec import format_trec_run
 
@@ -158,11 +164,22 @@ def cmd_eval(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
     write_outputs(texts)
+    # the figures' cells of the queries their means leave out, said where the file is
+    blank = (int((pipe.judgments.judged_mask & ~counted).sum())
+             if "--per-query" in outputs and counted is not None else 0)
+    if blank:
+        said = (f"{', '.join(m for m in metrics if m in FIGURES)} are blank on the "
+                f"{blank:,} quer{'y' if blank == 1 else 'ies'} not counted above (column "
+                f"{NOT_COUNTED} says why), so each column's mean is the one shown")
     for arg, path, _ in texts:
         if path is not None:
             what = ("per-query metrics" if arg == "--per-query"
                     else f"TREC run (each query's top {depth:,})")
-            say(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
+            say(f"{what} written to {path}" + (f"; {said}" if blank and arg == "--per-query"
+                                                else ""),
+                file=sys.stderr if to_stdout else sys.stdout)
+        elif blank and arg == "--per-query":  # on standard output: said on standard error
+            say(f"per-query metrics on standard output: {said}", file=sys.stderr)
     whole = [m for m in metrics if m not in BUNDLE_METRICS and m not in FIGURES
              and parse_metric(m)[1] is None]
     if "--run" in outputs and whole and depth > WHOLE_DEPTH:  # trec_eval reads the whole file
@@ -244,12 +261,26 @@ def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
 
 
 def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
-                    metrics: Sequence[str]) -> str:
-    """Per-query metrics as JSON (a .json path) or CSV (anything else, and stdout)."""
+                    metrics: Sequence[str], why: Sequence[str] | None = None) -> str:
+    """Per-query metrics as JSON (a .json path) or CSV (anything else, and stdout), a row per
+    judged query. `why`: per query, why the injection figures (results, empty,
+    injected_tokens) leave it out ("" where counted; `counted.not_counted`): its figures are
+    empty in CSV, null in JSON, and a last column, `not_counted`, says why, so that each
+    column's mean is the one eval prints (a search's own figure had stood in the column)."""
     mask = pipe.judgments.judged_mask
-    rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
-            for i, q in enumerate(dataset.queries) if mask[i]]
+    judged = [i for i in range(len(dataset.queries)) if mask[i]]
+    blank = why is not None and any(why[i] for i in judged)
+
+    def value(m: str, i: int) -> float | None:
+        if blank and m in FIGURES and why is not None and why[i]:
+            return None
+        return float(result.per_query[m][i])
+
+    rows = [{"query_id": dataset.queries[i].id, **{m: value(m, i) for m in metrics},
+             **({NOT_COUNTED: why[i] or None} if blank and why is not None else {})}
+            for i in judged]
     if path is not None and path.suffix.lower() == ".json":
         return json.dumps(rows, indent=2) + "\n"
-    return csv_text(["query_id", *metrics],
-                    [[r["query_id"], *(f"{r[m]:.6f}" for m in metrics)] for r in rows])
+    return csv_text(["query_id", *metrics, *([NOT_COUNTED] if blank else [])],
+                    [[r["query_id"], *("" if r[m] is None else f"{r[m]:.6f}" for m in metrics),
+                      *([r[NOT_COUNTED] or ""] if blank else [])] for r in rows])

@@ -32,7 +32,9 @@ def add_commands(sub: Any) -> None:
                    "injected_tokens (per query)")
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json",
                    help="write per-query metrics: CSV or JSON, by the file's ending (- for CSV "
-                        "on standard output)")
+                        "on standard output); a query the mean of results, empty or "
+                        "injected_tokens leaves out (a manual search beside injections) has "
+                        "them blank, a column not_counted saying why")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file: "
                    "each query's top --depth documents")
     p.add_argument("--depth", type=whole_number(1), metavar="N",
