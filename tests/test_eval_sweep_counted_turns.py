@@ -221,9 +221,10 @@ def test_the_per_query_file_leaves_the_figures_of_queries_not_counted_blank(
                  str(tmp_path / "qrels.tsv"), "-m", "decision-memory", "--metrics",
                  "ndcg@10,results,empty,injected_tokens", "--per-query", str(per_query)]) == 0
     out = " ".join(capsys.readouterr().out.split())
+    blank, column = ("null", "field") if suffix == ".json" else ("blank", "column")
     assert (f"per-query metrics written to {per_query}; results, empty, injected_tokens are "
-            "blank on the 2 queries not counted above (column not_counted says why), so each "
-            "column's mean is the one shown") in out, out
+            f"{blank} on the 2 queries not counted above ({column} not_counted says why), so "
+            f"each {column}'s mean is the one shown") in out, out
     if suffix == ".json":
         rows = json.loads(per_query.read_text())
     else:

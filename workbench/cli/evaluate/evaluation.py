@@ -167,10 +167,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # the figures' cells of the queries their means leave out, said where the file is
     blank = (int((pipe.judgments.judged_mask & ~counted).sum())
              if "--per-query" in outputs and counted is not None else 0)
-    if blank:
-        said = (f"{', '.join(m for m in metrics if m in FIGURES)} are blank on the "
-                f"{blank:,} quer{'y' if blank == 1 else 'ies'} not counted above (column "
-                f"{NOT_COUNTED} says why), so each column's mean is the one shown")
+    if blank:  # in the data's own noun, as the summary says it ("the 2 cases")
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
+        many = dataset_nouns(dataset)[1]
+        path = outputs["--per-query"]
+        blank_in, column = (("null", "field") if path is not None
+                            and path.suffix.lower() == ".json" else ("blank", "column"))
+        said = (f"{', '.join(m for m in metrics if m in FIGURES)} are {blank_in} on the "
+                f"{blank:,} {one_of(many) if blank == 1 else many} not counted above "
+                f"({column} {NOT_COUNTED} says why), so each {column}'s mean is the one shown")
     for arg, path, _ in texts:
         if path is not None:
             what = ("per-query metrics" if arg == "--per-query"
