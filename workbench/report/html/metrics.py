@@ -17,6 +17,7 @@ from workbench.report.text import (
     TRAINED_NOTE,
     WEAK,
     case_lines,
+    ceiling,
     delta_text,
     difference_interval,
     evidence,
@@ -77,7 +78,11 @@ def _metrics(comp: Comparison) -> str:
              "not, so where they disagree the difference is borderline. ▲/▼: queries "
              "improved / worsened. A Δ is coloured (green better, red worse) only where the "
              "difference is beyond chance by the rule under the table"
-             + (" (☆: p below 0.05 alone, but not after Holm's adjustment: weak evidence)"
+             + ("" if not any(evidence(comp, r, i) == WEAK for r in comp.rows
+                              for i in range(1, len(comp.configs))) else
+                " (☆: p below 0.05 alone, but a side look, and here no side look can be "
+                "beyond chance: the note under the table says why)" if ceiling(comp) else
+                " (☆: p below 0.05 alone, but not after Holm's adjustment: weak evidence)"
                 if any(evidence(comp, r, i) == WEAK for r in comp.rows
                        for i in range(1, len(comp.configs))) else "")
              + "; a bundle's files and tokens, a cost, and judged@, coverage, never.</p>")

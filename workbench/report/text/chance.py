@@ -18,7 +18,7 @@ from pathlib import Path
 
 from workbench.core.comparison import Comparison, MetricRow
 from workbench.core.params import ParamError, parse_assignments
-from workbench.report.text.compared import trained_pair
+from workbench.report.text.compared import nouns, singular, trained_pair
 from workbench.report.text.numbers import is_count, p_text
 
 BEYOND, WEAK = "beyond", "weak"
@@ -146,12 +146,62 @@ def _family(comp: Comparison) -> list[float]:
     one (dr6 8): no cost (a bundle's files and tokens), no coverage (judged@), and none of a
     pair where a side returns nothing on any query (a setup to fix, untested in Every
     pair)."""
-    return [float(r.p_values[i] or 0.0) for i in range(1, len(comp.configs))
+    return [p for p, _ in _family_moved(comp)]
+
+
+def _family_moved(comp: Comparison) -> list[tuple[float, int]]:
+    """`_family`'s p-values, each with how many queries moved (better or worse) under it."""
+    return [(float(r.p_values[i] or 0.0), r.improved[i] + r.worsened[i])
+            for i in range(1, len(comp.configs))
             if not trained_pair(comp, i) and not _returns_nothing(comp, i)
             for r in comp.rows
             if p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] > 0
             and not is_count(r.metric) and not r.metric.startswith("judged@")
             and not primary(comp, 0, i, r.metric)]
+
+
+def ceiling(comp: Comparison) -> tuple[int, int, bool] | None:
+    """Where too few queries moved for any side look shown to be beyond chance, whichever way
+    they moved (dr6 5: 0 better and 6 worse on four metrics of the same 6 queries had read
+    "weak evidence"): (n, m, alike), n the most queries that moved under any of the m
+    p-values of the family shown, `alike` whether n moved under every one; None otherwise.
+    With n moved queries the smallest two-sided p the exact sign-flip test can give is 2/2^n
+    (every query the same way; the test counts every pattern up to EXACT_MAX_NONZERO), and
+    Holm's first step multiplies the smallest p of the family by m: where m × 2/2^n is not
+    below 0.05, Holm adjusts every p to 0.05 or more."""
+    from workbench.core.metrics.significance import EXACT_MAX_NONZERO
+
+    moved = [k for _, k in _family_moved(comp)]
+    if not moved:
+        return None
+    n, m = max(moved), len(moved)
+    if n > EXACT_MAX_NONZERO or m * floor_p(n) < 0.05:
+        return None
+    return n, m, min(moved) == n
+
+
+def floor_p(n: int) -> float:
+    """The smallest two-sided p a sign-flip test over n moved queries can give: 2/2^n (of the
+    2^n sign patterns, the one seen and its mirror are the most extreme)."""
+    return min(1.0, 2.0 / 2.0**n)
+
+
+def ceiling_text(comp: Comparison) -> str:
+    """`ceiling` in words, "" where it does not hold: "only 6 queries moved: no side look
+    over these 4 p-values can be beyond chance (the smallest p 6 queries allow is 2/2^6 =
+    0.031; Holm's adjustment over 4 makes it 4 × 2/2^6 = 0.125)"."""
+    found = ceiling(comp)
+    if found is None:
+        return ""
+    n, m, alike = found
+    _, queries = nouns(comp)
+    many = queries if n != 1 else singular(queries)
+    moved = (f"only {n} {many} moved" if alike
+             else f"at most {n} {many} moved under any of them")
+    floor = floor_p(n)
+    return (f"{moved}: no side look over these {m} p-values can be beyond chance (the "
+            f"smallest p {n} {many} allow is 2/2^{n} = {p_text(floor)}; Holm's adjustment "
+            f"over {m} makes it {m} × 2/2^{n} = {p_text(min(1.0, m * floor))})")
 
 
 def _returns_nothing(comp: Comparison, i: int) -> bool:
@@ -210,15 +260,20 @@ def evidence_key(comp: Comparison) -> str:
                for i in range(1, len(comp.configs)))
     return ("★: a difference beyond chance by the paired test (the rule: see the note under "
             "the table)"
-            + ("; ☆: p below 0.05 alone, but exploratory and not below 0.05 after Holm's "
-               "adjustment: weak evidence" if weak else "")
+            + ("" if not weak else
+               "; ☆: p below 0.05 alone, but a side look, and here no side look can be "
+               "beyond chance (the note under the table says why)" if ceiling(comp) else
+               "; ☆: p below 0.05 alone, but exploratory and not below 0.05 after Holm's "
+               "adjustment: weak evidence")
             + ". judged@ (coverage) and a bundle's files and tokens (a cost) are never marked.")
 
 
 def weak_p(comp: Comparison, p: float | None, *, always: bool = False) -> str:
     """Where an exploratory p (not a primary comparison's: the caller knows) is below 0.05
     but its Holm-adjusted p over the family shown is not: "exploratory, and not below 0.05
-    after Holm's adjustment over the 14 p-values shown (Holm p 0.12)"; "" otherwise.
+    after Holm's adjustment over the 14 p-values shown (Holm p 0.12): weak evidence"; where
+    too few queries moved for any side look to be beyond chance (`ceiling`), that instead
+    ("a side look, and only 6 queries moved: …"); "" otherwise.
     `always`: the words whatever p is, without a Holm p."""
     n = tests_shown(comp)
     if always:
@@ -226,6 +281,8 @@ def weak_p(comp: Comparison, p: float | None, *, always: bool = False) -> str:
                 "p-values shown")
     if p is None or p >= 0.05 or holm_p(comp, p) < 0.05:
         return ""
+    if ceiling(comp) is not None:  # not "weak evidence": no evidence could be more (dr6 5)
+        return f"a side look, and {ceiling_text(comp)}"
     return (f"exploratory, and not below 0.05 after Holm's adjustment over the {n} p-values "
             f"shown (Holm p {p_text(holm_p(comp, p))}): weak evidence")
 
@@ -269,8 +326,10 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     which = ("The other p-value shown is a side look" if n == 1 and pairs else
              f"The other {n} p-values shown are side looks" if pairs else
              f"All {n} p-values shown are side looks")
+    few = ceiling_text(comp)
+    few = f" Here {few}: ☆ marks a p below 0.05 before the adjustment, no more." if few else ""
     return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
-            "how many are shown; below 0.05 only before it, weak evidence." + more)
+            "how many are shown; below 0.05 only before it, weak evidence." + few + more)
 
 
 # kept for callers that import it: the rule no longer waits for this many p-values

@@ -12,7 +12,7 @@ from workbench.core.comparison import Comparison, higher_is_better
 from workbench.report.text.agreement import agreement_summary
 from workbench.report.text.best import _not_among_pairs, best_line
 from workbench.report.text.cases import _disagree, case_change, cases_passed
-from workbench.report.text.chance import primary, side_look, weak_p
+from workbench.report.text.chance import ceiling_text, primary, side_look, weak_p
 from workbench.report.text.compared import _and, has_judgments, nouns, singular, trained_pair
 from workbench.report.text.cuts import _cut_cost, _cut_verdict, _shorter_lists
 from workbench.report.text.headline import headline_metric, tied_gain
@@ -360,9 +360,12 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
                     f"{'better' if better else 'worse'})")
     out = (f" Beyond chance on other metrics, after Holm's adjustment: {'; '.join(said)}."
            if said else "")
+    few = ceiling_text(comp)  # too few queries moved for any side look (dr6 5)
     if weak:
         out += (f" Below 0.05 alone on {'other metrics' if not said else 'others'}, "
-                + ("as weak evidence" if weak_said else
+                + ("where no side look can be beyond chance either" if weak_said and few else
+                   f"but {few}" if few else
+                   "as weak evidence" if weak_said else
                    f"but {weak_p(comp, 0.0, always=True)}: weak evidence")
                 + f": {'; '.join(weak)}.")
     return out
