@@ -157,3 +157,28 @@ def test_a_configuration_returning_nothing_says_the_empty_queries_once() -> None
     assert "set aside" not in line
     assert ("The lengths differ too: min 500 returns nothing on every one of the 21 queries: "
             "defaults returns some on 14 of them, nothing on the other 7." in line)
+
+
+def test_a_tuned_model_against_another_reads_as_figures_not_as_an_order() -> None:
+    # review dr6, 9: Cranfield's "tune's held-out estimate first: … Training scores second:"
+    # read as a note to the writer. The dense side is a FAKE encoder (words hashed, not a
+    # language model: the test is about the words)
+    from tests.test_embedding_damage_said import HashEncoder
+    from workbench.core.embeddings import register_encoder
+
+    enc = HashEncoder()
+    register_encoder(enc.name, enc)
+    bm, dn = get_model("bm25"), get_model("dense")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    comp = compare_configurations(bm, ds, [
+        Configuration("bm25", bm.schema.defaults(), model=bm),
+        Configuration("tuned", dn.schema.resolve({"embedding_model": enc.name}), model=dn)],
+        ["ndcg@10"], n_resamples=200)
+    comp.training = frozenset({"tuned"})
+    comp.tuned["tuned"] = TunedOn("tea-beir", "3-fold cross-validation", tuple(ds.queries.ids),
+                                  "ndcg@10", 0.60, 0.66, 0.01, len(ds.queries))
+    (line,) = summary_lines(comp)
+    assert line.startswith("tuned against bm25: tune's held-out estimate: on 25 held-out "
+                           "queries, tuning this way ")
+    assert ". On these queries: ndcg@10 " in line
+    assert "first:" not in line and "second:" not in line

@@ -113,9 +113,11 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             # against tea_bm25") is the other model's estimate, not this line's subject
             estimate = held_out_estimate(comp, who, metric) if name in comp.training else ""
             verdict = held_out_verdict(comp, who, metric)
-            lead = (f"{name} against {first}: tune's held-out estimate first: {estimate}"
+            # said as figures, not as the order they come in (dr6 9: "tune's held-out
+            # estimate first: … Training scores second:" read as a note to the writer)
+            lead = (f"{name} against {first}: tune's held-out estimate: {estimate}"
                     + (f": {verdict}" if verdict else "")
-                    + f"{_optimism(comp, who, metric)}. Training scores second: "
+                    + f"{_optimism(comp, who, metric)}. On these {queries}: "
                     if estimate else f"{name} against {first}: ")
             said = (f"{lead}{move} — {_and(tuned)}'s figures are training "
                     f"scores (tuned on these {queries}), so there is no test between the two "
@@ -361,11 +363,14 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
     out = (f" Beyond chance on other metrics, after Holm's adjustment: {'; '.join(said)}."
            if said else "")
     few = ceiling_text(comp)  # too few queries moved for any side look (dr6 5)
-    if weak:
-        out += (f" Below 0.05 alone on {'other metrics' if not said else 'others'}, "
+    others = "other metrics" if not said else "others"
+    if weak and not few and not weak_said:
+        # one colon, before the list (dr6 9: "… shown: weak evidence: p@10 …")
+        out += (f" Weak evidence on {others} (p below 0.05 alone, but "
+                f"{weak_p(comp, 0.0, always=True)}): {'; '.join(weak)}.")
+    elif weak:
+        out += (f" Below 0.05 alone on {others}, "
                 + ("where no side look can be beyond chance either" if weak_said and few else
-                   f"but {few}" if few else
-                   "as weak evidence" if weak_said else
-                   f"but {weak_p(comp, 0.0, always=True)}: weak evidence")
+                   f"but {few}" if few else "as weak evidence")
                 + f": {'; '.join(weak)}.")
     return out
