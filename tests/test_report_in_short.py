@@ -159,6 +159,43 @@ def test_a_configuration_returning_nothing_says_the_empty_queries_once() -> None
             "defaults returns some on 14 of them, nothing on the other 7." in line)
 
 
+def _split(start: str = "the model's defaults") -> Comparison:
+    comp = _tuned(0.60, 0.66, 0.01)
+    t = comp.tuned["tuned"]
+    comp.tuned["tuned"] = TunedOn(t.dataset, "tuned on split train, held out split test",
+                                  t.trained_on, t.metric, t.held_default, t.held_tuned,
+                                  t.p_value, t.held_n, start=start)
+    return comp
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.4f}".replace("-", "−")
+
+
+def test_a_split_tunes_training_score_is_not_set_against_another_query_sets() -> None:
+    # review dr6, 10: on a --split tune the training score is of the train queries and the
+    # held-out one of the test queries, each set with its own difficulty ("0.7239 is 0.0071
+    # above that held-out 0.7168", the defaults 0.7008 and 0.6952 there): the gains are set
+    # side by side, each against the start on its own queries
+    comp = _split()
+    (line,) = summary_lines(comp)
+    row = comp.rows[0]
+    # the training gain as the sentence after shows it: the two means to 4 decimals
+    gain = _signed(round(row.means[1], 4) - round(row.means[0], 4))
+    assert (f"; tuned's gain on the queries it was tuned on, {gain}, against +0.0600 held out "
+            "(gains: the two sets of queries differ, so their scores do not compare)") in line
+    assert "training score, " not in line
+    # its start not among those compared: no gain to give, and no score either
+    comp = _split(start="those given with -p k1=2.5")
+    (line,) = summary_lines(comp)
+    assert "tuned's gain" not in line and "training score, " not in line
+    # k-fold: one set of queries, scored both ways: the training score against the held-out
+    comp = _tuned(0.60, 0.66, 0.01)
+    (line,) = summary_lines(comp)
+    trained = f"{comp.rows[0].means[1]:.4f}"
+    assert f"; tuned's training score, {trained}, is " in line and "held-out 0.6600" in line
+
+
 def test_a_tuned_model_against_another_reads_as_figures_not_as_an_order() -> None:
     # review dr6, 9: Cranfield's "tune's held-out estimate first: … Training scores second:"
     # read as a note to the writer. The dense side is a FAKE encoder (words hashed, not a
