@@ -92,6 +92,29 @@ def test_a_run_on_other_documents_is_never_primary(capsys, runs) -> None:
     assert "tune set out to test" not in out, out
 
 
+def test_a_record_written_before_tune_kept_its_start_is_said_to_be_no_primary(
+        capsys, runs, tmp_path: Path) -> None:
+    # review dr6, 4th: a [tuned] record without held_out_start (a file written before tune
+    # kept it) names no start, so none of its pairs is primary: said once, not silently
+    text = runs["bd"].read_text()
+    assert "held_out_start = \"the model's defaults\"\n" in text
+    old = tmp_path / "old.toml"
+    old.write_text(text.replace("held_out_start = \"the model's defaults\"\n", ""))
+    said = ("'old' was tuned before tune recorded where a run started, so none of its "
+            "comparisons here is the one tune tested: each is a side look; rerun tune to test "
+            "it as pre-declared.")
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(old))
+    assert "tune set out to test" not in out, out
+    assert out.count(said) == 1, out
+    md = tmp_path / "old.md"
+    assert main(["report", str(runs["data"]), "-m", "bm25", "--defaults", "-c", str(old),
+                 "--movers", "0", "-o", str(md)]) == 0
+    assert md.read_text().count(said) == 1
+    # the same run with its start recorded: primary, and nothing of the sort said
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bd"]))
+    assert "tune set out to test" in out and "before tune recorded" not in out, out
+
+
 def test_a_window_configurations_start_is_found_by_its_name() -> None:
     # the window's Tune tab records "the configuration s2's"; its configurations have no file
     model = get_model("bm25")

@@ -126,6 +126,40 @@ def _assignments(text: str) -> dict[str, str] | None:
         return None
 
 
+def unstarted(comp: Comparison) -> list[str]:
+    """The tuned configurations whose record would name a primary comparison here but for
+    its start, which files written before tune kept `held_out_start` lack: held-out figures
+    of these documents, on a metric shown, not training scores here, with another
+    configuration of its model compared (dr6, 4th: such a record was never primary, unsaid)."""
+    metrics = {r.metric for r in comp.rows}
+    out = []
+    for b, c in enumerate(comp.configs):
+        t = comp.tuned.get(c.name)
+        if (t is None or str(getattr(t, "start", "") or "") or not getattr(t, "held_n", 0)
+                or getattr(t, "metric", "") not in metrics
+                or math.isnan(getattr(t, "p_value", math.nan)) or c.name in comp.training
+                or not _same_data(comp, t)):
+            continue
+        if any(comp.same_model(a, b) and comp.configs[a].name not in comp.training
+               for a in range(len(comp.configs)) if a != b):
+            out.append(c.name)
+    return out
+
+
+def unstarted_text(comp: Comparison) -> str:
+    """`unstarted` in words, "" for none: "'s2' was tuned before tune recorded where a run
+    started, so none of its comparisons here is the one tune tested: each is a side look;
+    rerun tune to test it as pre-declared."."""
+    names = unstarted(comp)
+    if not names:
+        return ""
+    who = " and ".join(f"'{n}'" for n in names)
+    were, its = ("was", "its") if len(names) == 1 else ("were", "their")
+    return (f"{who} {were} tuned before tune recorded where a run started, so none of {its} "
+            f"comparisons here is the one tune tested: each is a side look; rerun tune to test "
+            f"{'it' if len(names) == 1 else 'them'} as pre-declared.")
+
+
 def primary_pairs(comp: Comparison) -> list[str]:
     """The primary comparisons shown, each in words ("best against defaults on ndcg@10")."""
     n = len(comp.configs)
@@ -301,8 +335,10 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     the verdicts it names are (compare has no In short of its own: a report's)."""
     pairs = primary_pairs(comp)
     n = tests_shown(comp)
+    old = unstarted_text(comp)  # said once, where the rule is (dr6, 4th)
+    old = f" {old}" if old else ""
     if not pairs and n < 2:  # one p-value, no primary: nothing to adjust, no rule to say
-        return ""
+        return old.lstrip()
     # compare's "A report's In short (…)" inside the sentence
     summary = summary[0].lower() + summary[1:] if summary.startswith("A ") else summary
     lead = f"How {summary} and the marks read a p: "
@@ -315,7 +351,7 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
                  f"alone: beyond chance if p is below 0.05 ({len(pairs)} chances of a false "
                  "alarm, not one). ")
     if not n:
-        return lead.rstrip()
+        return lead.rstrip() + old
     idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
                for i in range(1, len(comp.configs))
                if not trained_pair(comp, i) and not _returns_nothing(comp, i)
@@ -329,7 +365,8 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     few = ceiling_text(comp)
     few = f" Here {few}: ☆ marks a p below 0.05 before the adjustment, no more." if few else ""
     return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
-            "how many are shown; below 0.05 only before it, weak evidence." + few + more)
+            "how many are shown; below 0.05 only before it, weak evidence." + few + more
+            + old)
 
 
 # kept for callers that import it: the rule no longer waits for this many p-values
