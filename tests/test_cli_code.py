@@ -33,7 +33,7 @@ def test_writes_the_shipped_sample(sample: Path, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "tasks.jsonl"
     # the shipped set keeps every kind of file (its docs task included)
-    assert run("tasks-from-git", "--repo", str(sample), "--history-fraction", "0.4",
+    assert run("tasks-from-git", "--repo", str(sample), "--task-fraction", "0.4",
                "--all-files", "--out", str(out)) == 0
     assert out.read_text("utf-8") == SHIPPED.read_text("utf-8")
     captured = capsys.readouterr()
@@ -62,7 +62,7 @@ def test_stdout_snapshot_and_options(sample: Path, capsys: pytest.CaptureFixture
     assert "save them with --out tasks.jsonl" in captured.err
 
 
-def test_default_history_fraction_and_no_tasks(sample: Path,
+def test_default_task_fraction_and_no_tasks(sample: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert run("tasks-from-git", "--repo", str(sample)) == 0  # 0.3: 12 commits
     assert "the 12 commit(s) after it" in capsys.readouterr().err
@@ -94,8 +94,8 @@ def test_errors_are_one_line(sample: Path, tmp_path: Path, capsys: pytest.Captur
 
 
 @pytest.mark.parametrize("argv", [
-    ("--history-fraction", "1.5"), ("--history-fraction", "x"), ("--max-files", "0"),
-    ("--history-fraction", "0.3", "--snapshot", "HEAD"), ("--split", "0.3"), ("--with-body",),
+    ("--task-fraction", "1.5"), ("--task-fraction", "x"), ("--max-files", "0"),
+    ("--task-fraction", "0.3", "--snapshot", "HEAD"), ("--split", "0.3"), ("--with-body",),
     ("--include", "docs,tests"), ("--all-files", "--include", "docs"),
 ])
 def test_bad_flags_are_usage_errors(sample: Path, argv: tuple[str, ...],
@@ -144,7 +144,7 @@ def test_a_full_disk_is_said_as_every_command_says_it(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", no_space)
-    assert run("tasks-from-git", "--repo", str(sample), "--history-fraction", "0.4",
+    assert run("tasks-from-git", "--repo", str(sample), "--task-fraction", "0.4",
                "--out", str(out)) == 2
     err = capsys.readouterr().err
     assert err == (f"workbench tasks-from-git: error: --out {out}: cannot write (No space left "

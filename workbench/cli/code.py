@@ -17,7 +17,8 @@ from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, p
 from workbench.core.repo.git import GitError, git
 from workbench.core.repo.tasks import DROPPED, SKIPPED, MinedTasks, mine_tasks, pick_snapshot
 
-DEFAULT_HISTORY_FRACTION = 0.3
+DEFAULT_TASK_FRACTION = 0.3
+SKIPPED_HEADER = "commit\treason\tsubject"
 
 
 def cmd_tasks_from_git(args: argparse.Namespace) -> int:
@@ -39,30 +40,37 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     try:
         if args.out:  # before the mining: a path that cannot be written is said at once
             check_output(args.out, "--out")
-            # not onto the repository's own files (-o README.md had replaced it); a tasks file
-            # of an earlier run there, untracked, is replaced
-            check_outputs_apart([("--out", Path(args.out))], [("--repo", repo)],
-                                {"--out": (".jsonl",)},
-                                [Path(repo) / ".codeledger" / "tasks.jsonl"])
+        if args.skipped:
+            check_output(args.skipped, "--skipped")
+        # not onto the repository's own files (-o README.md had replaced it); a tasks file
+        # of an earlier run there, untracked, is replaced
+        check_outputs_apart([("--out", Path(args.out) if args.out else None),
+                             ("--skipped", Path(args.skipped) if args.skipped else None)],
+                            [("--repo", repo)], {"--out": (".jsonl",), "--skipped": (".tsv",)},
+                            [Path(repo) / ".codeledger" / "tasks.jsonl"])
         _check_top_folder(repo)  # a missing folder or a file: GitError from `git`
-        share = args.history_fraction or DEFAULT_HISTORY_FRACTION
+        share = args.task_fraction or DEFAULT_TASK_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,
                                                   tasks_fraction=share)
         mined = mine_tasks(repo, snapshot=snapshot, until=args.until, max_files=args.max_files,
                            min_files=args.min_files, include_tests=not args.no_tests,
                            include=args.include, subject_only=args.subject_only)
         date = git(repo, "show", "-s", "--format=%cs", mined.snapshot).decode().strip()
-        if not mined.tasks:  # no empty file for `eval --queries` to fail on later
-            pass
-        elif args.out:  # a full disk: "--out FILE: cannot write (…); nothing was written"
-            write_outputs([("--out", Path(args.out), tasks_jsonl(mined.tasks))])
-        else:
+        outputs: list[tuple[str, Path | None, str | bytes]] = []
+        if args.skipped:  # written with no task too: it says why there is none
+            outputs.append(("--skipped", Path(args.skipped), skipped_tsv(mined)))
+        if mined.tasks and args.out:  # none: no empty file for `eval --queries` to fail on
+            outputs.append(("--out", Path(args.out), tasks_jsonl(mined.tasks)))
+        # a full disk: "--out FILE: cannot write (…); nothing was written"
+        write_outputs(outputs)
+        if mined.tasks and not args.out:
             sys.stdout.write(tasks_jsonl(mined.tasks))
     except (GitError, ValueError, OSError) as exc:
         print(f"workbench tasks-from-git: error: {exc}", file=sys.stderr)
         _say_if_shallow(repo)  # "too few to split" on a shallow clone: why
         return EXIT_USAGE
-    print(summary(mined, date, Path(args.repo), args.out), file=sys.stderr)  # as given
+    print(summary(mined, date, Path(args.repo), args.out, args.skipped),
+          file=sys.stderr)  # as given
     _say_if_shallow(repo)
     return 0 if mined.tasks else EXIT_FAIL
 
@@ -93,7 +101,16 @@ def _check_top_folder(repo: Path) -> None:
                        f"history it would mine: pass --repo {top}")
 
 
-def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) -> str:
+def skipped_tsv(mined: MinedTasks) -> str:
+    """Each skipped commit, oldest first, as a tab-separated line: its full hash, the reason
+    (a key of `SKIPPED`, as the summary counts them) and its subject (tabs as spaces)."""
+    rows = [f"{sha}\t{why}\t{' '.join(subject.split())}"
+            for sha, why, subject in mined.skipped_commits]
+    return "\n".join([SKIPPED_HEADER, *rows]) + "\n"
+
+
+def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None,
+            skipped: str | None = None) -> str:
     """What a newcomer needs: where the split is, what a task is made of, what became a task,
     what did not and why, and what to run next."""
     n = len(mined.tasks)
@@ -111,6 +128,9 @@ def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) 
              + (":" if mined.skipped else "")]
     lines += [f"  {mined.skipped[k]:>4}  {text}" for k, text in SKIPPED.items()
               if mined.skipped.get(k)]
+    if mined.skipped_commits:
+        lines.append(f"  which ones: written to {skipped}" if skipped
+                     else "  which ones: --skipped FILE lists each, with its reason")
     if n:
         sizes = [len(t.files) for t in mined.tasks]
         lines.append(f"files per task: mean {sum(sizes) / n:.1f} (min {min(sizes)}, "
@@ -126,13 +146,23 @@ def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) 
 
 def _next_steps(n: int, repo: Path, out: str | None) -> list[str]:
     if not n:
-        return ["no tasks: try an earlier --snapshot, a larger --history-fraction or "
+        return ["no tasks: try an earlier --snapshot, a larger --task-fraction or "
                 "--all-files"]
     if out:
         return [f"wrote {out}", "next: workbench eval " + shlex.quote(str(repo))
                 + " --queries " + shlex.quote(out) + " -m codeledger"]
     return ["next: save them with --out tasks.jsonl, then: workbench eval "
             + shlex.quote(str(repo)) + " --queries tasks.jsonl -m codeledger"]
+
+
+class _Renamed(argparse.Action):
+    """An option under its old name: stored as the new one, with a note on stderr."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                  values: Any, option_string: str | None = None) -> None:
+        print(f"note: {option_string} is now --task-fraction (the newest share of the "
+              "commits that become tasks); the old name still works", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def _positive(text: str) -> int:
@@ -165,9 +195,14 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--repo", required=True, help="the git repository")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--snapshot", metavar="REV", help="the commit the index is built at")
-    g.add_argument("--history-fraction", type=fraction, metavar="FRACTION",
-                   help="pick the snapshot so this fraction of the history comes after it "
-                   f"(default {DEFAULT_HISTORY_FRACTION})")
+    g.add_argument("--task-fraction", type=fraction, metavar="FRACTION",
+                   help="the newest share of the commits that become tasks, counted from the "
+                   "new end: the snapshot is picked so this fraction of the history comes "
+                   "after it; 0.3 = the newest 30%% of commits are tasks, the older 70%% the "
+                   f"indexed history (default {DEFAULT_TASK_FRACTION})")
+    # its name until rv2 5, which read as the share that stays history: still read, said
+    g.add_argument("--history-fraction", type=fraction, dest="task_fraction",
+                   action=_Renamed, help=argparse.SUPPRESS)
     p.add_argument("--until", default="HEAD", metavar="REV",
                    help="the last commit to take tasks from (default HEAD)")
     p.add_argument("--max-files", type=_positive, default=20, metavar="N",
@@ -190,4 +225,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--subject-only", action="store_true",
                    help="task text is the commit subject, not the whole message")
     p.add_argument("--out", "-o", metavar="FILE", help="write the tasks here (default stdout)")
+    p.add_argument("--skipped", metavar="FILE",
+                   help="write each commit that made no task here, with its reason (a .tsv: "
+                   "commit, reason, subject; the reasons as the summary counts them)")
     p.set_defaults(func=cmd_tasks_from_git)

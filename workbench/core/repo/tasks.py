@@ -76,6 +76,8 @@ class MinedTasks:
     include: tuple[str, ...] = ()  # file kinds kept besides source
     subject_only: bool = False  # task text: the subject, not the whole message
     notes: tuple[str, ...] = ()  # what the user should know about how the tasks were read
+    # each skipped commit, oldest first: (full hash, SKIPPED reason, subject)
+    skipped_commits: tuple[tuple[str, str, str], ...] = ()
 
 
 def commit_of(repo: Path, rev: str) -> str:
@@ -132,6 +134,7 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
     ids: set[str] = set()
     skipped: Counter[str] = Counter()
     dropped: Counter[str] = Counter()
+    skips: list[tuple[str, str, str]] = []
     for n, (sha, parents, author, email, date, subject, body) in enumerate(records):
         if n % 200 == 0:
             progress(0.4 + 0.6 * n / len(records), "following renames")
@@ -155,15 +158,18 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
                 why = "too_few_files" if len(files) < min_files else "too_many_files"
         if why:
             skipped[why] += 1
+            skips.append((sha, why, subject))
             continue
         task_id = next(i for i in ("c" + sha[:k] for k in range(ID_CHARS, 41)) if i not in ids)
         ids.add(task_id)
         tasks.append(CodeTask(id=task_id, task=text, files=tuple(files), commit=sha,
                               snapshot=snap, author=author, date=date))
-    tasks = _indexed_files_only(repo, tree, tasks, min_files, skipped, dropped)
+    tasks = _indexed_files_only(repo, tree, tasks, min_files, skipped, dropped, skips)
     progress(1.0, f"{len(tasks)} tasks")
+    order = {sha: i for i, (sha, *_) in enumerate(records)}
     return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped),
-                      tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only, notes)
+                      tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only, notes,
+                      tuple(sorted(skips, key=lambda s: order[s[0]])))
 
 
 def _submodules(repo: Path, snap: str) -> frozenset[str]:
@@ -175,8 +181,8 @@ def _submodules(repo: Path, snap: str) -> frozenset[str]:
 
 
 def _indexed_files_only(repo: Path, tree: Iterable[Any], tasks: list[CodeTask],
-                        min_files: int, skipped: Counter[str],
-                        dropped: Counter[str]) -> list[CodeTask]:
+                        min_files: int, skipped: Counter[str], dropped: Counter[str],
+                        skips: list[tuple[str, str, str]]) -> list[CodeTask]:
     """The tasks without the files the index leaves out (a binary, over 10 MB, an LFS
     pointer: `index.unindexed`), read at the snapshot in one batch: a task needing one was
     scored against a document no corpus holds ("relevant judgments name documents not in the
@@ -198,6 +204,7 @@ def _indexed_files_only(repo: Path, tree: Iterable[Any], tasks: list[CodeTask],
             dropped["not_indexed"] += len(t.files) - len(files)
         if len(files) < min_files:
             skipped["too_few_files"] += 1
+            skips.append((str(t.commit), "too_few_files", t.task.partition("\n")[0]))
             continue
         kept.append(t if len(files) == len(t.files) else replace(t, files=files))
     return kept
