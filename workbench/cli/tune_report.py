@@ -73,7 +73,8 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
             f"--tune searches {'it' if len(cut) == 1 else 'them'} anyway")
     from workbench.core.tuning.space import cut_offs
 
-    chosen = cut_offs(space.names, [*objectives, *(c.name for c in constraints)])
+    chosen = cut_offs(space.names, [*objectives, *(c.name for c in constraints)],
+                      model.schema.by_name)
     if chosen:  # named: searched, with what it can do
         say(f"note: {'a cut-off' if len(chosen) == 1 else 'cut-offs'} searched because "
             f"named: {reasons_text(chosen)}")

@@ -61,6 +61,10 @@ class Param:
     # min score of 0–1000 whose scores top out near 80: a pixel moved it by 20); a value
     # above it is typed, and the slider then sits at its end. None: `high`
     slider_high: float | None = None
+    # True for a parameter that moves only the model's own figures (`objectives.MODEL_FIGURES`:
+    # CodeLedger's bundle stop rule and budget), never a score, a ranking or a selection: a
+    # search whose objectives and constraints read none of those figures leaves it at its start
+    figures_only: bool = False
 
     @property
     def slider_top(self) -> float:

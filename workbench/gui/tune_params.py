@@ -128,7 +128,8 @@ class ParamChecklist(QWidget):
         from workbench.core.tuning.space import cut_offs
 
         self.objective = objective
-        cut = cut_offs(list(self.rows), [objective] if objective else [])
+        cut = cut_offs(list(self.rows), [objective] if objective else [],
+                       {n: row.param for n, row in self.rows.items()})
         for name in self._cut_unticked - set(cut):
             self.rows[name].tick.setChecked(True)
         self._cut_unticked &= set(cut)

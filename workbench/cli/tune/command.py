@@ -91,7 +91,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             if why:  # said with the plan's other --range notes, below what is tuned
                 range_notes.append(f"note: --range {n}: searched as asked, though no score "
                                    f"moves with it here: {why.removeprefix('no effect while ')}")
-        cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
+        cut = {n: why for n, why in tuning.space.cut_offs(names, measured,
+                                                             model.schema.by_name).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
     else:  # named with --tune: searched as asked, and said where it moves nothing here

@@ -45,7 +45,7 @@ def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
     if not code and not absent:
         return
     target = export_params(model.id).target
-    cut = cut_offs([*names, *left_out], measured)
+    cut = cut_offs([*names, *left_out], measured, model.schema.by_name)
     settable = [n for n in names if n not in code and n not in absent and n not in cut]
     parts = ([f"{', '.join(absent)} (not in it)"] if absent else []) + (
         [f"{', '.join(code)} (no setting there: it takes a change to its code)"] if code

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core.metrics import metric_label
 from workbench.core.params import Param, ParamError, ParamSchema, ParamValue, value_text
 from workbench.core.selection_figures import SELECTION_PARAMS
-from workbench.core.tuning.objectives import cut_only_lowers
+from workbench.core.tuning.objectives import MODEL_FIGURES, cut_only_lowers
 
 if TYPE_CHECKING:
     from workbench.core.engine import Model
@@ -118,7 +118,8 @@ def model_names(model: Model) -> list[str]:
     return [n for n in default_names(model.schema) if not keep or n in keep]
 
 
-def cut_offs(names: Sequence[str], objectives: Sequence[str]) -> dict[str, str]:
+def cut_offs(names: Sequence[str], objectives: Sequence[str],
+             params: Mapping[str, Param] | None = None) -> dict[str, str]:
     """Of `names`, the selection cut-offs (`selection_figures.SELECTION_PARAMS`: a min score,
     a limit) where every one of `objectives` (the constraints' figures too) is a ranking
     metric, each with why: a cut drops the end of each ranking, so such a metric can only stay
@@ -127,16 +128,36 @@ def cut_offs(names: Sequence[str], objectives: Sequence[str]) -> dict[str, str]:
     splits documents of equal score (the metrics order ties by id, as trec_eval does, not as
     the model cut them): a gain by chance. A default search leaves them out; `cases`, a model's
     bundle figures and the selection figures keep them (a cut can drop a forbidden id, shrink
-    a bundle, save tokens)."""
-    if not objectives or not all(cut_only_lowers(o) for o in objectives):
+    a bundle, save tokens).
+
+    With `params` (the model's parameters by name), also those declared `figures_only` (the
+    bundle's stop rule and budget) where none of `objectives` is one of the model's own
+    figures: they move nothing else, so every value scores alike and a search would ship a
+    value drawn at random (ky: sufficiency 0.95 → 0.55 under ndcg@10, bundle recall −0.13)."""
+    if not objectives:
         return {}
+    out = _figures_only(names, objectives, params or {})
+    if not all(cut_only_lowers(o) for o in objectives):
+        return out
     said = " and ".join(dict.fromkeys(metric_label(o) for o in objectives))
     by_score = (f"a cut drops the end of each ranking, which can only lower {said}, so the "
                 "loosest value scores best")
     by_count = (f"a limit drops the end of each ranking, which can lower {said} and raise it "
                 "only where it splits documents of equal score, by chance")
-    return {n: by_count if n.endswith("limit") else by_score
-            for n in names if n in SELECTION_PARAMS}
+    return {**out, **{n: by_count if n.endswith("limit") else by_score
+                      for n in names if n in SELECTION_PARAMS}}
+
+
+def _figures_only(names: Sequence[str], objectives: Sequence[str],
+                  params: Mapping[str, Param]) -> dict[str, str]:
+    """Of `names`, those `params` declares `figures_only`, with why, where no objective is
+    one of the model's own figures (`cut_offs`)."""
+    if any(o in MODEL_FIGURES for o in objectives):
+        return {}
+    labels = list(dict.fromkeys(metric_label(o) for o in objectives))
+    why = (f"it moves only the bundle figures, which {' and '.join(labels)} "
+           f"{'does' if len(labels) == 1 else 'do'} not read: every value scores alike")
+    return {n: why for n in names if n in params and params[n].figures_only}
 
 
 def idle_names(schema: ParamSchema, names: Sequence[str],

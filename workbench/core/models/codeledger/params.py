@@ -132,6 +132,13 @@ def _yours(p: Param) -> Param:
     return replace(p, tunable=False, help=f"{p.help} Not tuned unless named.")
 
 
+def _cut(p: Param) -> Param:
+    """The bundle's stop rule and budget: they cut the bundle from the ranking and move only
+    the bundle figures, never a score or the ranking (a search for a ranking metric leaves
+    them at their start)."""
+    return replace(p, figures_only=True)
+
+
 def _b(name: str, label: str, default: bool, help: str) -> Param:
     return Param(name, label, default, kind="bool", help=help)
 
@@ -194,25 +201,28 @@ DOCUMENT_SCHEMA = ParamSchema([
     _f("size_penalty_tokens", "Size penalty: tokens for full", 4000,
        "Tokens at which the size penalty reaches 1 (half the default budget).",
        low=100, high=100000, step=100),
-    _yours(Param("budget_preset", "Budget preset", "custom", kind="choice",
-                 choices=("custom", *BUDGET_PRESETS),
-                 help="tight 3000 tokens/10 files, default 8000/25, generous 15000/40 — a "
-                      "preset overrides Max files and Token budget; custom uses those two.")),
-    _yours(_i("max_files", "Max files", 25, 1, 500, "Stop rule (a): at most this many files.")),
-    _yours(_i("token_budget", "Token budget", 8000, 100, 1000000,
-              "Stop rule (b): token budget.")),
-    _yours(_f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the budget "
-              "while the total stays within budget · (1 + overshoot).", high=1.0, step=0.01)),
-    _yours(_f("overshoot_min_score", "Overshoot: min score", 0.3,
-              "A file is high-value (may overshoot) when its score is at least this (scores "
-              "can be negative: the penalties are subtracted).", low=-1.0)),
-    _i("skip_limit", "Skip when over budget", 0, 0, 100,
-       "Stop rule (b) again: a file that does not fit the token budget is skipped and the "
-       "next one tried, up to this many files a task; then the next that does not fit stops "
-       "the bundle. 0: the first file that does not fit stops it (CodeLedger's document), so "
-       "a first file over the whole budget leaves the bundle empty."),
-    _f("sufficiency", "Sufficiency", 0.85, "Stop rule (c): stop once the files taken hold "
-       "this share of the positive score mass of all ranked candidates (1 = off)."),
+    _cut(_yours(Param("budget_preset", "Budget preset", "custom", kind="choice",
+                      choices=("custom", *BUDGET_PRESETS),
+                      help="tight 3000 tokens/10 files, default 8000/25, generous 15000/40 — "
+                           "a preset overrides Max files and Token budget; custom uses those "
+                           "two."))),
+    _cut(_yours(_i("max_files", "Max files", 25, 1, 500,
+                   "Stop rule (a): at most this many files."))),
+    _cut(_yours(_i("token_budget", "Token budget", 8000, 100, 1000000,
+                   "Stop rule (b): token budget."))),
+    _cut(_yours(_f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the "
+                   "budget while the total stays within budget · (1 + overshoot).", high=1.0,
+                   step=0.01))),
+    _cut(_yours(_f("overshoot_min_score", "Overshoot: min score", 0.3,
+                   "A file is high-value (may overshoot) when its score is at least this "
+                   "(scores can be negative: the penalties are subtracted).", low=-1.0))),
+    _cut(_i("skip_limit", "Skip when over budget", 0, 0, 100,
+            "Stop rule (b) again: a file that does not fit the token budget is skipped and "
+            "the next one tried, up to this many files a task; then the next that does not "
+            "fit stops the bundle. 0: the first file that does not fit stops it (CodeLedger's "
+            "document), so a first file over the whole budget leaves the bundle empty.")),
+    _cut(_f("sufficiency", "Sufficiency", 0.85, "Stop rule (c): stop once the files taken "
+            "hold this share of the positive score mass of all ranked candidates (1 = off).")),
     _b("auto_scope", "Auto-scope", True, "Gate candidates outside the directory the task "
        "names (compound identifier, else a top-level directory name)."),
     _b("scope_keeps_tests", "Scope keeps tests", True,
