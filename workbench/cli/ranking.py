@@ -65,7 +65,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "table", "json"), default="text",
                    help="text (table: the same, as rank names it); json: each result's score, "
                    "contributions and the model's breakdown "
-                   "(as `rank --format json`, with the breakdown)")
+                   "(as `rank --format json`, with the breakdown); codeledger's also has a "
+                   "`bundle` object (its files, tokens, budget, skipped files, stop reason)")
     p.add_argument("--doc", action="append", default=[], metavar="ID",
                    help="also explain this document wherever it ranks (repeatable): why a "
                    "document did not come up")
@@ -624,17 +625,44 @@ def _beyond_json(pipe: Any, row: dict[str, Any] | tuple[str, int | None]) -> dic
 def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
     """What `explain` prints, as data: the query, the model and its values, and per result
     its rank, id, title, score, judgment, contributions and the model's breakdown."""
-    rows = _ranked_rows(pipe, top)
+    bundle = _bundle_json(pipe) if hasattr(pipe.model, "near_misses") else None
+    # a bundle-selecting model: at least its whole bundle and the files it skipped, as the
+    # text shows them (rv2 7: the JSON had 5 of a bundle of 15)
+    rows = _ranked_rows(pipe, max(top, bundle["reach"]) if bundle else top)
     for r in rows:
         r["breakdown"] = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r.pop("doc"),
                                             pipe.params)
     out: dict[str, Any] = {"query_id": pipe.dataset.queries[0].id,
                            "query": pipe.dataset.queries[0].text, "model": pipe.model.id,
                            "params": pipe.params, "results": rows}
+    if bundle:
+        out["bundle"] = bundle
     gated = _gated_summary(pipe)
     if gated:
         out["gated"] = gated
     return out
+
+
+def _bundle_json(pipe: Any) -> dict[str, Any]:
+    """The first task's bundle as `explain`'s text gives it: its files in rank order, what
+    they cost against the budget, the files skipped for the budget, how deep the stop rule
+    read (`reach`: the bundle and the skipped ones) and why it stopped."""
+    from workbench.core.engine import top_k
+    from workbench.core.models.codeledger.bundle import budget
+    from workbench.core.models.codeledger.explain import full_bundles
+
+    prep, params, ds = pipe.prepared, pipe.params, pipe.dataset
+    scores, bund = full_bundles(prep, params)
+    ranking = top_k(scores, int(np.diff(scores.row_ptr).max(initial=0)))
+    tokens, files = budget(params)
+    return {"files": [ds.corpus[int(d)].id for d in bund.files(0)],
+            "size": int(bund.size[0]), "tokens": float(bund.tokens[0]),
+            "max_files": files, "token_budget": tokens,
+            "candidates": int(ranking.count[0]), "reach": int(bund.reach[0]),
+            "stop": bund.stop[0], "confidence": bund.confidence[0],
+            "skipped": [{"rank": r + 1, "id": ds.corpus[int(ranking.docs[0, r])].id,
+                         "tokens": float(prep.cost[int(ranking.pair[0, r])])}
+                        for r in sorted(bund.skipped_ranks(0))]}
 
 
 def _jsonable(value: Any) -> Any:
