@@ -14,7 +14,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QSizePolicy, QTabWidget, QWidget
 
 from workbench.core.compare import doc_contributions
@@ -103,6 +104,13 @@ class ContributionChart(ChartPanel):
         self._top_idle: frozenset[str] = frozenset()  # the signals its legend leaves out
         self._top_bars: list[pg.BarGraphItem] = []
         self._top_ticks: pg.ScatterPlotItem | None = None
+        # the rows of files the bundle skipped for the budget, hatched over (0-based ranks)
+        self._top_hatch: pg.BarGraphItem | None = None
+        self.skipped_rows: tuple[int, ...] = ()
+        self._cut_of: tuple[int, int] | None = None  # (id of the result, query)
+        self._cut: frozenset[int] = frozenset()
+        self._top_query = -1
+        self._x_for: tuple[int, bool] | None = None  # the query (and legend) the range is for
         self._top_labels: list[tuple[float, str]] | None = None
         self._labels_shown: list[tuple[float, str]] | None = None  # on the axis now
         self._x_shown: tuple[float, float] | None = None
@@ -176,6 +184,13 @@ class ContributionChart(ChartPanel):
                 if signals[i] not in idle:
                     self.top_legend.addItem(bar, name)
                 self._top_bars.append(bar)
+            # a file the bundle skipped for the budget (greyed in the ranked table, "skipped:
+            # over the budget" in explain): hatched over, its label says so (rv2 10)
+            self._top_hatch = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR,
+                                              brush=QBrush(QColor("white"),
+                                                           Qt.BrushStyle.BDiagPattern),
+                                              pen=pg.mkPen(None))
+            plot.addItem(self._top_hatch)
             self._top_ticks = pg.ScatterPlotItem(x=[], y=[], symbol="|", size=16,
                                                  pen=pg.mkPen(INK, width=2),
                                                  brush=pg.mkBrush(INK))
@@ -204,8 +219,10 @@ class ContributionChart(ChartPanel):
         elif self._top_signals:
             self._clear(self.top_plot, self.top_legend)
             self._top_signals, self._top_bars, self._top_ticks = None, [], None
-        for bar in self._top_bars:
+            self._top_hatch = None
+        for bar in [*self._top_bars, *([self._top_hatch] if self._top_hatch else [])]:
             bar.setOpts(x0=[], y=[], width=[])
+        self.skipped_rows = ()
         if self._top_ticks is not None:
             self._top_ticks.setData(x=[], y=[])
         if self._top_labels:
@@ -243,16 +260,29 @@ class ContributionChart(ChartPanel):
         self.bars = dict(zip(r.scores.signals, bars, strict=True))
         totals = ranking.scores[q, :n]
         ticks.setData(x=totals, y=rows)
+        from workbench.gui.ranked_rows import bundle_cut
+
+        if self._cut_of != (id(r), q):  # once per result and query: a bundle per query
+            self._cut_of, self._cut = (id(r), q), bundle_cut(s)[1]
+        self.skipped_rows = tuple(sorted(j for j in self._cut if j < n))
+        skip = np.asarray(self.skipped_rows, np.int64)
+        ends = start + length
+        left = np.minimum(np.minimum(start.min(axis=0), ends.min(axis=0)), 0.0)[skip]
+        right = np.maximum(np.maximum(start.max(axis=0), ends.max(axis=0)), 0.0)[skip]
+        if self._top_hatch is not None:
+            self._top_hatch.setOpts(x0=left, y=skip.astype(np.float64), width=right - left)
         corpus = s.dataset.corpus
         chosen = set(s.docs)
         labels = []
         for j, d in enumerate(self.docs.tolist()):
             mark = "◆ " if d in chosen else ""
             # "#3 · 184", not "3. 184": numeric ids (Cranfield, BEIR) read as decimals
-            labels.append((float(j), f"{mark}#{j + 1} · {elide_middle(corpus[d].id, 24)}"))
+            labels.append((float(j), f"{mark}#{j + 1} · {elide_middle(corpus[d].id, 24)}"
+                           + (" · skipped" if j in self.skipped_rows else "")))
         if labels != self._top_labels:
             self._top_labels = labels
             fit_left_axis(self.top_plot, [text for _, text in labels], grow_only=True)
+        self._top_query = q
         self._top_range = (float(min(0.0, start.min())),
                            float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
         self._apply_top_range()
@@ -327,6 +357,11 @@ class ContributionChart(ChartPanel):
             return
         self._show_labels()
         lo, hi, n = self._top_range
+        key = (self._top_query, self.top_legend.isVisible())
+        if self._x_for != key:
+            # another query, or the legend shown or hidden: fitted anew, not kept from the
+            # last one's bars as a slider tick keeps it (ky: 0 to 3.6 around bars up to 2.0)
+            self._x_for, self._x_shown = key, None
         span = max(hi - lo, 1e-9)
         room = legend_room(self.top_plot, self.top_legend)
         want = (lo - 0.02 * span, lo + span / (1 - room))
@@ -337,7 +372,9 @@ class ContributionChart(ChartPanel):
         if (shown is None or lo < shown[0] or want[1] > shown[1]
                 or (want[1] - want[0]) < 0.55 * (shown[1] - shown[0])):
             extra = 0.3 * (want[1] - want[0])
-            shown = (want[0] - (extra if lo < 0 else 0.0), want[1] + extra)
+            # headroom on the left by the negative bars' own size: a third of the whole span
+            # there had left a fifth of the width empty beside a −0.07 (rv2 10)
+            shown = (want[0] + 0.3 * min(lo, 0.0), want[1] + extra)
             self._x_shown = shown
         plot = self.top_plot.getPlotItem()
         plot.setXRange(*shown, padding=0)
