@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -107,6 +108,15 @@ def cmd_models(args: argparse.Namespace) -> int:
             raise UsageError(str(exc.args[0])) from None
         print(textwrap.fill(f"{m.id} — {m.label}: {m.description}", width,
                             subsequent_indent="  "))
+        fitted = getattr(m, "fitted_on", ())
+        if fitted:  # which histories, by head commit: a task from one is no unseen test
+            from workbench.core.models.codeledger.fitted_on import fitted_on_lines
+
+            print("  defaults fitted on the older half of the tasks of each of these "
+                  "histories (docs/codeledger.md):")
+            for line in fitted_on_lines(fitted):
+                print(textwrap.fill(line, width, initial_indent="    ",
+                                    subsequent_indent="      "))
         print(textwrap.fill("signals: " + ", ".join(f"{s.name} ({s.label})"
                                                      for s in m.signals), width,
                             initial_indent="  ", subsequent_indent="           "))
@@ -232,6 +242,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     dataset = one_query(args, load_data(args))
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
+    _say_fitted(pipe)
     rows = _ranked_rows(pipe, args.top)
     shown = _shown(pipe)
     for r in rows:
@@ -426,6 +437,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     dataset = one_query(args, load_data(args))
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
+    _say_fitted(pipe)
     if args.format == "json":
         out = _explain_json(pipe, args.top)
         named = _named_docs(args, dataset, {r["id"] for r in out["results"]})
@@ -641,6 +653,19 @@ def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
     if gated:
         out["gated"] = gated
     return out
+
+
+def _say_fitted(pipe: Any) -> None:
+    """On stderr, where the repository is a history the model's defaults were fitted on
+    (`Model.fitted_on`): its tasks up to there are no unseen test of them (rv2 4)."""
+    histories = getattr(pipe.model, "fitted_on", ())
+    if not histories:
+        return
+    from workbench.core.models.codeledger.fitted_on import fitted_note
+
+    note = fitted_note(pipe.dataset.source, pipe.model.id, histories)
+    if note:
+        say(note, file=sys.stderr)
 
 
 def _bundle_json(pipe: Any) -> dict[str, Any]:

@@ -50,6 +50,7 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores,
 from workbench.core.models.codeledger.bundle import Bundles, bundle_depth, bundles
 from workbench.core.models.codeledger.combine import combine_codeledger, inert
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
+from workbench.core.models.codeledger.fitted_on import FITTED_ON, FittedHistory
 from workbench.core.models.codeledger.params import (
     DOCUMENT_SCHEMA,
     GATE_LABELS,
@@ -69,9 +70,12 @@ class CodeLedgerModel(Model):
                    "content BM25, named paths, dependencies, tests…), weighted signals with "
                    "task-type multipliers, and a bundle cut by file limit, token budget (with "
                    "overshoot; a few files that do not fit skipped) and sufficiency. Defaults "
-                   "fitted on real histories.")
+                   "fitted on four development histories, named below.")
     version = "4"
     schema = SCHEMA
+    # the histories its defaults were fitted on (`models` names them; rank and explain say
+    # where the repository is one)
+    fitted_on: ClassVar[tuple[FittedHistory, ...]] = FITTED_ON
     signals = SIGNALS
     # signal → the prepare-stage values it is computed from (a mover's settings name them
     # where that signal moved and undoing them cannot be scored live)
@@ -217,3 +221,4 @@ class CodeLedgerDocumentModel(CodeLedgerModel):
                    "stages, ten weighted signals with task-type multipliers, and a bundle cut "
                    "by file limit, token budget (with overshoot) and sufficiency.")
     schema = DOCUMENT_SCHEMA
+    fitted_on = ()  # the document's values: fitted on nothing here
