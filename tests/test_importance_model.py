@@ -402,6 +402,18 @@ def test_not_but_pattern_is_a_parameter() -> None:
     assert got == pytest.approx([0.8, 0.5])  # short 0.5 + correction 0.3, then none
 
 
+def test_not_but_shows_the_y_word_whole() -> None:
+    """rm 7: explain's fired_by ended "but h" for "…, but Home Assistant": the pattern took one
+    character of the Y word. The span is lower case, as the phrases are matched."""
+    docs = [doc("m1", "Actually, not using node-red anymore, but Home Assistant for it")]
+    ds = Dataset("nb", Corpus(docs), QuerySet([Query("q", "home", {"now": NOW})]))
+    m = ImportanceModel()
+    p = resolve_params(m, {"prefilter": False})
+    out = m.explain(prepare(m, ds, p, use_cache=False), ds, 0, 0, p)
+    fired = {b["category"]: b["fired_by"] for b in out["boosts"]}
+    assert fired["correction"] == ["actually", "not using node-red anymore, but home"]
+
+
 def test_phrase_list_reads_lines_as_commas() -> None:
     # a list pasted one per line (it was refused: "one line of phrases")
     assert resolve_params(ImportanceModel(), {"phrases_emphasis": "a\nb"})[

@@ -36,7 +36,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "explicit": ("save this", "store this", "add to memory", "remember that i", "note that"),
 }
 
-NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w")
+# the Y word whole (`\w+`, not `\w`): the span explain shows as fired_by had ended "but h"
+# for "but Home Assistant" (rm 7); `\w+` matches wherever `\w` does, so what fires is the same
+NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w+")
 
 
 def phrase_list(text: str) -> tuple[str, ...]:
