@@ -277,3 +277,33 @@ def test_a_full_disk_under_eval_is_said_once(
     assert lines[0].endswith("; the next run embeds them again")
     assert main(argv) == 0  # the next command says it again
     assert capsys.readouterr().err.count("could not write the embedding cache") == 1
+
+
+@pytest.mark.parametrize("model_id", ["hybrid", "dense"])
+def test_a_preset_name_means_the_same_prompt_in_p_and_a_params_file(
+        model_id: str, beir: Path, counting: CountingEncoder, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rm 1: `embed --prompt 'semantic similarity'` cached the preset's text, while `-p
+    query_prompt=semantic similarity` (and a parameter file) embedded the two words: the run
+    after embed embedded everything again, with another prompt than the one cached."""
+    from workbench.core.params import resolve_file
+
+    assert main(["embed", str(beir), "-m", model_id, "--embedding-model", counting.name,
+                 "--prompt", "semantic similarity"]) == 0
+    assert "prompt 'task: semantic similarity | query: '" in capsys.readouterr().out
+    counting.seen.clear()
+    model = get_model(model_id)
+    typed = model.schema.resolve({"embedding_model": counting.name,
+                                  "query_prompt": "semantic similarity",
+                                  "document_prompt": " Semantic Similarity"})
+    assert typed["query_prompt"] == typed["document_prompt"] == (
+        "task: semantic similarity | query: ")
+    Pipeline(model, load_dataset(beir), typed, use_cache=False)
+    assert counting.seen == []
+    toml = tmp_path / "p.toml"
+    toml.write_text('query_prompt = "none"\ndocument_prompt = "semantic similarity"\n')
+    assert resolve_file(model.schema, toml) == {
+        "query_prompt": "", "document_prompt": "task: semantic similarity | query: "}
+    # the empty prompt, said as one: none and "" are one value
+    assert model.schema.resolve({"query_prompt": "none"}) == model.schema.resolve(
+        {"query_prompt": ""})

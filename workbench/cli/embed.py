@@ -19,7 +19,7 @@ from workbench.cli.common import (
     model_and_params,
 )
 from workbench.core.data import Dataset, Query, QuerySet
-from workbench.core.embeddings import DEFAULT_MODEL, DEVICES, PROMPT_PRESETS, Workers
+from workbench.core.embeddings import DEFAULT_MODEL, DEVICES, PROMPT_PRESETS, Workers, prompt_text
 from workbench.core.engine import Progress
 from workbench.core.params import Params
 from workbench.textout import progress_bar
@@ -76,9 +76,9 @@ def cmd_embed(args: argparse.Namespace) -> int:
                          f"{', '.join(model_ids())}); the encoder is --embedding-model") from None
     given = {name: getattr(args, option) for name, option in EMBED_SHORTHANDS
              if getattr(args, option) is not None}
-    for name in ("document_prompt", "query_prompt"):  # a preset's name, each side
-        if name in given:
-            given[name] = PROMPT_PRESETS.get(str(given[name]), given[name])
+    for name in ("document_prompt", "query_prompt"):  # a preset's name, each side, as -p
+        if name in given:  # and a parameter file read it (prompt_text)
+            given[name] = prompt_text(str(given[name]))
     if "document_prompt" in given:
         given.setdefault("query_prompt", given["document_prompt"])  # --prompt: both sides
     unknown = [n for n in given if n not in model.schema]

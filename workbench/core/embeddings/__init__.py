@@ -30,6 +30,7 @@ from workbench.core.embeddings.pace import READ_CHARS, TEXT_OVERHEAD, _Pace, tex
 from workbench.core.embeddings.prompts import (
     OPENVAULT_DEFAULT_PROMPT,
     PROMPT_PRESETS,
+    prompt_text,
     prompt_warnings,
 )
 from workbench.core.embeddings.registry import get_encoder, register_encoder
@@ -60,6 +61,7 @@ __all__ = [
     "model_dim",
     "next_step",
     "open_store",
+    "prompt_text",
     "prompt_warnings",
     "register_encoder",
     "resolve_device",

@@ -20,6 +20,16 @@ PROMPT_PRESETS: dict[str, str] = {"none": ""} | {
 OPENVAULT_DEFAULT_PROMPT = PROMPT_PRESETS["sentence similarity"]
 
 
+def prompt_text(value: str) -> str:
+    """The prompt `value` names: a preset's name (in any case, spaces around it trimmed) its
+    text, "none" the empty prompt; any other value as it is. One reading for `embed --prompt`,
+    `-p query_prompt=`, a parameter file and the window (rm 1: `embed --prompt 'semantic
+    similarity'` cached the preset while `-p` had embedded the two words, and `-p
+    query_prompt=none` the word "none"). A literal prompt equal to a preset's name cannot be
+    given: it would not be told apart from the preset."""
+    return PROMPT_PRESETS.get(value.strip().casefold(), value)
+
+
 # a prompt estimated this long takes half of a 256-token window from a document, most of it
 # from a query (queries are short: one fits beside a prompt a document's text would not)
 PROMPT_TOKENS_WARN = {"document": 128, "query": 200}

@@ -19,7 +19,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.embeddings import DEFAULT_MODEL, embed_texts, kept_earlier
+from workbench.core.embeddings import (
+    DEFAULT_MODEL,
+    PROMPT_PRESETS,
+    embed_texts,
+    kept_earlier,
+    prompt_text,
+)
 from workbench.core.engine import (
     NO_PROGRESS,
     EmbeddingJob,
@@ -37,10 +43,13 @@ from workbench.core.ranking import total_only, uniform_rows
 EMBEDDING_PARAMS = (
     Param("embedding_model", "Embedding model", DEFAULT_MODEL, kind="text", stage="prepare",
           help="A local sentence-transformers model: a folder, or a package that ships one."),
-    Param("query_prompt", "Query prompt", "", kind="text", stage="prepare",
-          help="Text put before every query before it is embedded."),
+    Param("query_prompt", "Query prompt", "", kind="text", stage="prepare", canon=prompt_text,
+          help="Text put before every query before it is embedded, or a preset's name, as "
+               "`embed --prompt` reads it (" + ", ".join(PROMPT_PRESETS) + ")."),
     Param("document_prompt", "Document prompt", "", kind="text", stage="prepare",
-          help="Text put before every document before it is embedded."),
+          canon=prompt_text,
+          help="Text put before every document before it is embedded, or a preset's name, "
+               "as the query prompt."),
     Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
           stage="prepare", help="Texts per encoder batch (speed only, not scores)."),
 )

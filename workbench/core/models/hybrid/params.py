@@ -10,7 +10,7 @@ everything else is applied live.
 
 from __future__ import annotations
 
-from workbench.core.embeddings import DEFAULT_MODEL
+from workbench.core.embeddings import DEFAULT_MODEL, PROMPT_PRESETS, prompt_text
 from workbench.core.engine import Signal
 from workbench.core.models.hybrid.chat import ChatConfig
 from workbench.core.models.hybrid.query import QueryConfig
@@ -19,6 +19,7 @@ from workbench.core.params import Param, Params, ParamSchema, value_text
 NORMALIZATIONS = ("batch-max", "min-max", "z-score", "rrf")
 # OpenVault's default embedding prefix, on queries and documents alike (symmetric)
 OPENVAULT_PROMPT = "task: sentence similarity | query: "
+_PRESETS = ", ".join(PROMPT_PRESETS)  # the names a prompt may be given by
 
 SIGNALS = (
     Signal("base", "Forgetting curve", "importance · e^(−λ·distance), importance 5 floored; "
@@ -151,14 +152,16 @@ SCHEMA = ParamSchema([
           needs=ENCODER,
           help="A local sentence-transformers model: a folder, or a package that ships one."),
     Param("query_prompt", "Query prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
-          needs=ENCODER,
-          help="Prefix of every embedded query (OpenVault: one prefix for both sides). The "
+          needs=ENCODER, canon=prompt_text,
+          help="Prefix of every embedded query (OpenVault: one prefix for both sides): text, "
+               "or a preset's name, as `embed --prompt` reads it (" + _PRESETS + "). The "
                "default is OpenVault's, EmbeddingGemma-300M's instruction format; "
                "all-MiniLM-L6-v2, the default encoder here, was trained without one, and may "
                "embed better with none (set both prompts empty and compare)."),
     Param("document_prompt", "Document prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
-          needs=ENCODER,
-          help="Prefix of every embedded document; changing it re-embeds the corpus."),
+          needs=ENCODER, canon=prompt_text,
+          help="Prefix of every embedded document: text, or a preset's name, as the query "
+               "prompt; changing it re-embeds the corpus."),
     Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
           stage="prepare", needs=ENCODER,
           help="Texts per encoder batch (speed only, not scores)."),
