@@ -17,7 +17,7 @@ from workbench.core.export import (
 )
 from workbench.core.models import get_model, model_ids
 from workbench.core.models.decision_memory import DEFAULTS
-from workbench.core.params import ParamError
+from workbench.core.params import ParamError, resolve_file
 
 DEFAULT_ENV = """\
 # pi-lodestone 418f9a1 settings from Scoring Workbench
@@ -147,6 +147,31 @@ def test_openvault_prompt_is_its_setting_and_one_for_both_sides() -> None:
     assert not both.outside and repr(same) in both.where and "re-embeds" in both.where
     split = export_params("hybrid", {"query_prompt": same})
     assert [c.name for c in split.outside] == ["query_prompt"]
+
+
+def test_openvault_prompt_is_recorded_as_set_by_hand(tmp_path: Path) -> None:
+    """rm 4: a prompt change was called shipped ("every changed value has a setting") while
+    `export --out` wrote only alpha and the other sliders' keys: the specs name no key of
+    settings.json for OpenVault's prompt. The record now says the export does not write it."""
+    params = tmp_path / "noprompt.toml"
+    params.write_text('query_prompt = ""\ndocument_prompt = ""\n')
+    out = export_params("hybrid", resolve_file(get_model("hybrid").schema, params))
+    written = write_export(out, tmp_path / "st")
+    settings = json.loads((tmp_path / "st" / "settings.json").read_text())
+    assert "" not in settings["extension_settings"]["openvault"].values()  # no prompt key
+    record = json.loads(next(p for p in written if p.name == "hybrid.changes.json").read_text())
+    assert [(c["name"], c["value"], c.get("written")) for c in record["changed"]] == [
+        ("query_prompt", "", False), ("document_prompt", "", False)]
+    assert all("settings panel" in c["set_by_hand"] for c in record["changed"])
+    assert [c.name for c in out.by_hand()] == ["query_prompt", "document_prompt"]
+    assert out.by_hand_text().startswith(
+        "export --out does not write query_prompt '' and document_prompt '': set them by "
+        "hand, in OpenVault's settings panel")
+    assert "is not written" in out.where
+    # the sliders are written: nothing of theirs is set by hand
+    alpha = export_params("hybrid", {"alpha": 0.6})
+    assert not alpha.by_hand() and alpha.by_hand_text() == ""
+    assert "written" not in json.loads(alpha.changes_json())["changed"][0]
 
 
 def test_unknown_model_and_bad_value() -> None:

@@ -28,11 +28,20 @@ class Change:
     # (original, value) as the target stores them, where the parameter's own form differs
     # (pi-lodestone's disabledProjects: a JSON list, [] for the workbench's "")
     stored: tuple[object, object] | None = None
+    # a setting the target has but the export does not write (OpenVault's embedding prompt,
+    # chosen in its settings panel: no settings.json key for it is known): how to set it by
+    # hand; "" where the export writes it. The record says it (`written: false`), so that a
+    # report does not call the settings shipped by `export --out` alone (rm 4)
+    by_hand: str = ""
 
     def as_json(self) -> dict[str, object]:
         original, value = self.stored or (self.original, self.value)
-        return {"name": self.name, "label": self.label, "original": original,
-                "value": value, "setting": self.setting}
+        out: dict[str, object] = {"name": self.name, "label": self.label,
+                                  "original": original, "value": value,
+                                  "setting": self.setting}
+        if self.by_hand:
+            out |= {"written": False, "set_by_hand": self.by_hand}
+        return out
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,23 @@ class Export:
                          + f"): the settings leave {'it' if one else 'them'} out, and these "
                          "figures are not what it will score")
         return "not shippable as is: " + "; ".join(parts) if parts else ""
+
+    def by_hand(self) -> tuple[Change, ...]:
+        """The changed values the export does not write, each to be set by hand
+        (`Change.by_hand`)."""
+        return tuple(c for c in self.changed if c.by_hand)
+
+    def by_hand_text(self) -> str:
+        """The changed values the export does not write, in one sentence ("" when it writes
+        them all): "export --out does not write query_prompt '' and document_prompt '':
+        set by hand in …"."""
+        hand = self.by_hand()
+        if not hand:
+            return ""
+        how = dict.fromkeys(c.by_hand for c in hand)  # each way once, in order
+        return ("export --out does not write " + " and ".join(
+            f"{c.name} {c.value!r}" for c in hand) + ": set "
+            + ("it" if len(hand) == 1 else "them") + " by hand, " + "; ".join(how))
 
     def env_text(self, *, shell: bool = True) -> str:
         """The environment variables as a shell snippet (`export NAME=value`) or, with

@@ -4,6 +4,7 @@ what its settings panel cannot show."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from workbench.core.export.base import Change, Export, _changes, _number, _outside
 from workbench.core.models import get_model
@@ -27,8 +28,14 @@ def _on_slider(value: float, low: float, high: float, step: float) -> bool:
         round((value - low) / step) * step + low - value) < 1e-9
 
 
-# REFERENCE §3: one prefix setting for both sides, chosen in the settings panel
+# REFERENCE §3: one prefix setting for both sides, chosen in the settings panel; the specs
+# name no settings.json key for it (the panel's choice is all they describe), so the export
+# writes none and says it is set by hand (rm 4): a key guessed wrong is one OpenVault ignores,
+# silently
 OV_PROMPT = "the embedding prompt (settings panel; one for both sides)"
+OV_PROMPT_BY_HAND = ("in OpenVault's settings panel: its embedding prompt, one prefix for "
+                     "both sides ('custom' for a text of your own); a new prompt re-embeds "
+                     "every memory")
 OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
                                "embedding_model", "batch_size", "vector_candidates"))
 
@@ -72,14 +79,16 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
         where += ("; " + encoder_caveat(str(values["embedding_model"]))
                   + " (-p embeddings=stored measures with the stored ones)")
     if prompt != schema["document_prompt"].default:
-        where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
-                  f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "
-                  "every memory")
+        where += (f"; its embedding prompt, {prompt!r}, is not written (no settings.json key "
+                  "is known for it): choose it by hand in the same panel, one prefix for both "
+                  "sides ('custom' for a text of your own) — a new prompt re-embeds every "
+                  "memory")
     # a parameter is in one section of the record: a query prompt OpenVault cannot take is
     # not also a change of its setting; and a threshold it reads as the same (0 is 0.5 there,
     # `threshold || 0.5`) is no change
     apart = {c.name for c in outside}
-    changed = tuple(c for c in _changes(schema, values, OV_WORKBENCH_ONLY, carried)
+    changed = tuple(replace(c, by_hand=OV_PROMPT_BY_HAND) if c.setting == OV_PROMPT else c
+                    for c in _changes(schema, values, OV_WORKBENCH_ONLY, carried)
                     if c.name not in apart and not (
                         c.name == "vector_threshold"
                         and effective_threshold(c.value) == effective_threshold(c.original)))
