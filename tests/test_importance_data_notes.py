@@ -4,12 +4,15 @@ counted to and where it comes from (F4)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.engine import prepare, resolve_params
+from workbench.core.formats import load_dataset
 from workbench.core.models.importance import ImportanceModel
 
 NOW = "2026-03-01T00:00:00Z"
@@ -122,3 +125,78 @@ def test_explain_names_the_clock_and_where_it_comes_from() -> None:
     none = explained(bare, "x")
     assert none["clock"] is None and none["clock_from"].startswith(
         "no now parameter and no memory with a readable timestamp: no ages")
+
+
+def beir(tmp_path: Path, metas: list[dict[str, Any]]) -> Path:
+    """A BEIR folder of memories m1… with `metas`, one query at NOW."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": f"m{i}", "title": "", "text": "postgres notes", "metadata": meta})
+        + "\n" for i, meta in enumerate(metas, 1)))
+    (folder / "queries.jsonl").write_text(
+        json.dumps({"_id": "q", "text": "postgres", "metadata": {"now": NOW}}) + "\n")
+    return folder
+
+
+def test_an_unreadable_last_accessed_is_said_as_it_is_read(tmp_path: Path) -> None:
+    """rm 2: the warning said "read as none: no decay, counted as recently accessed" while
+    staleness counted from created_at, as for a missing last_accessed (20 days: −1.3, gated
+    out). One rule for missing and unreadable, said as it is applied."""
+    created = "2026-02-09T00:00:00Z"  # 20 days before NOW
+    folder = beir(tmp_path, [
+        {"tier": "short", "created_at": created, "last_accessed": "2026-04-31T12:00:00Z"},
+        {"tier": "short", "created_at": created},  # missing: the same rule
+        {"tier": "short", "last_accessed": "someday"},  # nothing to fall back on
+        {"tier": "short", "last_accessed": NOW}])
+    ds = load_dataset(folder)
+    said = [w for w in warnings(ds) if "last_accessed" in w]
+    corpus = folder / "corpus.jsonl"
+    assert said == [
+        f"{corpus}:1: 1 memory with an unreadable last_accessed (an ISO 8601 date; read as "
+        "missing, as a memory without one is: staleness counts from its created_at): m1 "
+        "'2026-04-31T12:00:00Z'",
+        f"{corpus}:3: 1 memory with an unreadable last_accessed (an ISO 8601 date; read as "
+        "missing, as a memory without one is: with no readable created_at either, it does not "
+        "go stale: 0 days inactive, as if accessed at the query's clock): m3 'someday'"]
+    for doc, days in (("m1", 20.0), ("m2", 20.0), ("m3", 0.0)):
+        stale = explained(ds, doc)
+        assert [d["days_inactive"] for d in stale["decays"] if d["decay"] == "staleness"] == (
+            [days] if days else [])
+    assert explained(ds, "m3")["pre_filter"]["recently_accessed"] is True
+
+
+def test_value_warnings_name_the_file_and_line(tmp_path: Path) -> None:
+    """rm 8: a parse error names FILE:LINE, a value warning named the memory alone."""
+    folder = beir(tmp_path, [{"tier": "short"}, {"tier": "huge"}, {"tier": "short"},
+                             {"tier": "enormous", "dismissals": "often"}])
+    corpus = folder / "corpus.jsonl"
+    said = warnings(load_dataset(folder))
+    assert f"{corpus}:2: 2 memories with an unreadable tier (one of ultra-short, short, "\
+        "medium, long; read as the default tier short): m2 'huge', m4 'enormous' (line 4)" in said
+    assert any(w.startswith(f"{corpus}:4: 1 memory whose dismissals") for w in said)
+    (folder / "queries.jsonl").write_text(
+        json.dumps({"_id": "q0", "text": "x", "metadata": {"now": NOW}}) + "\n"
+        + json.dumps({"_id": "q", "text": "postgres", "metadata": {"now": "soon"}}) + "\n")
+    said = warnings(load_dataset(folder))
+    assert any(w.startswith(f"{folder / 'queries.jsonl'}:2: 1 query with an unreadable now")
+               for w in said)
+
+
+def test_links_to_memories_not_in_the_corpus_are_listed_once(tmp_path: Path) -> None:
+    """rm 8: superseded_by and contradicts naming no memory of the corpus loaded without a
+    word; they are still read as given (the document links old to new; the memory named may
+    be kept elsewhere): the superseded decay and the correction boost apply all the same."""
+    folder = beir(tmp_path, [{"tier": "short", "superseded_by": "m99"},
+                             {"tier": "short", "contradicts": ["m1", "m98"]},
+                             {"tier": "short", "superseded_by": "m1", "contradicts": "m2"}])
+    ds = load_dataset(folder)
+    said = [w for w in warnings(ds) if "superseded_by or contradicts" in w]
+    assert said == [
+        f"{folder / 'corpus.jsonl'}:1: 2 memories naming in superseded_by or contradicts a "
+        "memory that is not in the corpus (read as given all the same: superseded_by decays or "
+        "archives the memory, contradicts fires its correction boost): m1 superseded_by 'm99', "
+        "m2 contradicts 'm98' (line 2)"]
+    assert [d["decay"] for d in explained(ds, "m1", superseded_archive=False)["decays"]] == [
+        "superseded"]
+    assert [b["category"] for b in explained(ds, "m2")["boosts"]] == ["correction"]

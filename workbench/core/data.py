@@ -112,11 +112,17 @@ def _first_line(text: str, width: int = 120) -> str:
 
 
 class Corpus:
-    """An ordered, id-unique collection of documents."""
+    """An ordered, id-unique collection of documents.
 
-    def __init__(self, documents: Iterable[Document], *, name: str = "corpus") -> None:
+    `at` maps each document id to its record's place ("FILE:LINE") where the reader knows it,
+    for a warning about one document's metadata (rm 8), as `QuerySet.at` does for a query:
+    beside the documents, no part of the data or its fingerprint."""
+
+    def __init__(self, documents: Iterable[Document], *, name: str = "corpus",
+                 at: Mapping[str, str] | None = None) -> None:
         self.documents: tuple[Document, ...] = tuple(documents)
         self.name = name
+        self.at: dict[str, str] = dict(at or {})
         self.index: dict[str, int] = {}
         for i, doc in enumerate(self.documents):
             if doc.id in self.index:

@@ -81,9 +81,11 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
     refuse_packed(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
+    at: dict[str, str] = {}  # each document's place, for a warning about its metadata
     for line, obj in iter_jsonl(path):
         doc_id = get_id(obj, ID_KEYS, path, line)
         check_unique(seen, doc_id, path, line, "_id" if "_id" in obj else "id")
+        at[doc_id] = f"{path}:{line}"
         docs.append(Document(
             id=doc_id,
             title=get_str(obj, "title", path, line, required=False),
@@ -93,7 +95,7 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
         ))
     if not docs:
         raise empty_file(path, "document", "_id")
-    return Corpus(docs, name=name)
+    return Corpus(docs, name=name, at=at)
 
 
 def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
@@ -102,9 +104,11 @@ def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
     refuse_packed(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
+    at: dict[str, str] = {}  # each query's place, for a warning about its context
     for line, obj in iter_jsonl(path):
         query_id = get_id(obj, ID_KEYS, path, line)
         check_unique(seen, query_id, path, line, "_id" if "_id" in obj else "id")
+        at[query_id] = f"{path}:{line}"
         queries.append(Query(
             id=query_id,
             text=get_str(obj, "text", path, line, required=True),
@@ -112,7 +116,7 @@ def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
         ))
     if not queries:
         raise empty_file(path, "query", "_id")
-    return QuerySet(queries, name=name)
+    return QuerySet(queries, name=name, at=at)
 
 
 # settings key: the query ids a judgments file judges that the query set lacks (left aside)

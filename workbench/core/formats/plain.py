@@ -311,8 +311,10 @@ def read_documents(path: StrPath, *, name: str | None = None,
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
+    at: dict[str, str] = {}  # each document's place, for a warning about its metadata
     for where, line, obj, from_csv in _document_records(path, skipped):
         doc_id = _record_id(obj, where, line)
+        at.setdefault(doc_id, f"{where}:{line}")
         first = seen.setdefault(doc_id, (where, line))
         if first != (where, line):
             said = f"line {first[1]}" if first[0] == where else f"{first[0]}:{first[1]}"
@@ -334,7 +336,8 @@ def read_documents(path: StrPath, *, name: str | None = None,
             raise FormatError(path, "no documents in the folder's JSON-lines files",
                               field="path")
         raise empty_file(path, "document", "id")
-    return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
+    return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem),
+                  at=at)
 
 
 FOLDER_SUFFIXES = (".jsonl", ".json")  # Pyserini writes its shards as docs00.json

@@ -35,22 +35,16 @@ Modules: `rules` (phrases and the scalar reference), `params`, `prepared` (prepa
 
 from __future__ import annotations
 
-import math
 from typing import Any, ClassVar
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
-from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.importance.combine import combine_importance
+from workbench.core.models.importance.data_notes import data_warnings
 from workbench.core.models.importance.explain import explain_pair
 from workbench.core.models.importance.inert import inert
 from workbench.core.models.importance.params import GATE_LABELS, GATES, GROUPS, SCHEMA, SIGNALS
-from workbench.core.models.importance.prepared import (
-    ImportancePrepared,
-    count_notes,
-    default_clock_source,
-    prepare_importance,
-)
+from workbench.core.models.importance.prepared import ImportancePrepared, prepare_importance
 from workbench.core.params import Params
 
 
@@ -82,56 +76,7 @@ class ImportanceModel(Model):
     param_groups = GROUPS
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
-        from workbench.core.models.decision_memory.project import parse_time
-        from workbench.core.models.importance.rules import (
-            OUTCOMES,
-            TIERS,
-            outcome_index,
-            tier_index,
-        )
-
-        mentions = (("mentions", "access_count") if params["mentions_from_access"]
-                    else ("mentions",))
-        out = future_clock_warning(
-            dataset, str(params["now"]),
-            ((d.id, parse_time(d.metadata.get(k))) for d in dataset.corpus
-             for k in ("created_at", "last_accessed")), "created_at or last_accessed")
-        # a value read as absent changes a memory's score with nothing said: named
-        bad: dict[str, list[str]] = {}
-        counts: dict[str, list[str]] = {}  # count field → memories whose value is no count
-        for d in dataset.corpus:
-            m = d.metadata
-            if m.get("tier") not in (None, "") and tier_index(m["tier"]) < 0:
-                bad.setdefault(f"tier (one of {', '.join(TIERS)}; read as the default tier "
-                               f"{params['default_tier']})", []).append(f"{d.id} {m['tier']!r}")
-            if m.get("outcome") not in (None, "") and outcome_index(m["outcome"]) < 0:
-                bad.setdefault(f"outcome (one of {', '.join(OUTCOMES)}; read as none)",
-                               []).append(f"{d.id} {m['outcome']!r}")
-            for k in ("created_at", "last_accessed"):
-                if m.get(k) not in (None, "") and math.isnan(parse_time(m[k])):
-                    bad.setdefault(f"{k} (an ISO 8601 date; read as none: no decay, counted "
-                                   "as recently accessed)", []).append(f"{d.id} {m[k]!r}")
-            for names, default in ((mentions, 1), (("dismissals",), 0)):
-                for k, read in count_notes(m, names, default):
-                    counts.setdefault(k, []).append(f"{d.id} {read}")
-        for what, items in bad.items():
-            out.append(f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} with an "
-                       f"unreadable {what}: {_some(items)}")
-        for k, items in counts.items():
-            out.append(f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} whose {k} is "
-                       "not stored as a plain count, a whole number of at least 0 (a number, or "
-                       "one in a string, is read as its whole part, at least 0; anything else is "
-                       f"ignored): {_some(items)}")
-        # a query whose own clock cannot be read is scored at another one
-        clocks = [(q.id, q.context.get("now")) for q in dataset.queries]
-        odd = [f"{qid} {now!r}" for qid, now in clocks
-               if now not in (None, "") and math.isnan(parse_time(now))]
-        if odd:
-            fallback, whence = default_clock_source(dataset, params)
-            at = f"{when(fallback)}, {whence}" if not math.isnan(fallback) else whence
-            out.append(f"{len(odd)} quer{'y' if len(odd) == 1 else 'ies'} with an unreadable "
-                       f"now (an ISO 8601 date; read as none: scored at {at}): {_some(odd)}")
-        return out
+        return data_warnings(dataset, params)
 
     def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
         """The explain-only bands, and what the data gives nothing to act on (`inert`):
@@ -157,7 +102,3 @@ class ImportanceModel(Model):
         prep: ImportancePrepared = prepared
         return explain_pair(prep, dataset, query, doc, params)
 
-
-def _some(items: list[str]) -> str:
-    """The first five of `items`, and how many more."""
-    return ", ".join(items[:5]) + (f", … {len(items) - 5} more" if len(items) > 5 else "")

@@ -1,0 +1,131 @@
+"""What the importance model says about its data before it scores (`data_warnings`): each value
+it reads otherwise than the file writes it, with the place of the first such record
+("FILE:LINE: …", as a parse error names it; rm 8), and what it reads instead."""
+
+from __future__ import annotations
+
+import math
+
+from workbench.core.data import Dataset
+from workbench.core.models.clock import future_clock_warning, when
+from workbench.core.models.decision_memory.project import parse_time
+from workbench.core.models.importance.prepared import count_notes, default_clock_source
+from workbench.core.models.importance.rules import OUTCOMES, TIERS, outcome_index, tier_index
+from workbench.core.params import Params
+
+# missing and unreadable alike (`prepared.last_access_ms`): staleness counts from
+# last_accessed, else created_at, else not at all (0 days inactive, as if accessed at the
+# query's clock, so the pre-filter's "accessed < 30 days ago" lets it through); rm 2
+_TIME = "an ISO 8601 date; read as missing, as a memory without one is: "
+_FALLS_BACK = {
+    "last_accessed": _TIME + "staleness counts from its created_at",
+    "created_at": _TIME + "staleness counts from its last_accessed, as it does whenever "
+                  "there is one",
+}
+_NEITHER = (_TIME + "with no readable {other} either, it does not go stale: 0 days inactive, "
+            "as if accessed at the query's clock")
+_LINKS = ("superseded_by", "contradicts")
+
+
+def data_warnings(dataset: Dataset, params: Params) -> list[str]:
+    """The importance model's notes on `dataset` at `params` (`Model.data_warnings`)."""
+    mentions = (("mentions", "access_count") if params["mentions_from_access"]
+                else ("mentions",))
+    out = future_clock_warning(
+        dataset, str(params["now"]),
+        ((d.id, parse_time(d.metadata.get(k))) for d in dataset.corpus
+         for k in ("created_at", "last_accessed")), "created_at or last_accessed")
+    # a value read as absent changes a memory's score with nothing said: named
+    bad: dict[str, list[str]] = {}  # what, read as what → "id value" of each memory
+    counts: dict[str, list[str]] = {}  # count field → memories whose value is no count
+    places: dict[str, list[str]] = {}  # the same keys → each memory's place, "" unknown
+    ids = dataset.corpus.index
+    dangling: list[str] = []
+    dangling_at: list[str] = []
+
+    def add(into: dict[str, list[str]], key: str, doc_id: str, item: str) -> None:
+        into.setdefault(key, []).append(item)
+        places.setdefault(key, []).append(dataset.corpus.at.get(doc_id, ""))
+
+    for d in dataset.corpus:
+        m = d.metadata
+        if m.get("tier") not in (None, "") and tier_index(m["tier"]) < 0:
+            add(bad, f"tier (one of {', '.join(TIERS)}; read as the default tier "
+                f"{params['default_tier']})", d.id, f"{d.id} {m['tier']!r}")
+        if m.get("outcome") not in (None, "") and outcome_index(m["outcome"]) < 0:
+            add(bad, f"outcome (one of {', '.join(OUTCOMES)}; read as none)", d.id,
+                f"{d.id} {m['outcome']!r}")
+        for k, other in (("created_at", "last_accessed"), ("last_accessed", "created_at")):
+            if m.get(k) not in (None, "") and math.isnan(parse_time(m[k])):
+                fallback = (_FALLS_BACK[k] if not math.isnan(parse_time(m.get(other)))
+                            else _NEITHER.format(other=other))
+                add(bad, f"{k} ({fallback})", d.id, f"{d.id} {m[k]!r}")
+        for names, default in ((mentions, 1), (("dismissals",), 0)):
+            for k, read in count_notes(m, names, default):
+                add(counts, k, d.id, f"{d.id} {read}")
+        missing = [f"{k} {i!r}" for k in _LINKS for i in _linked(m.get(k)) if i not in ids]
+        if missing:
+            dangling.append(f"{d.id} {', '.join(missing)}")
+            dangling_at.append(dataset.corpus.at.get(d.id, ""))
+    for what, items in bad.items():
+        out.append(_placed(places[what], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'}"
+                           f" with an unreadable {what}: ") + _some(items, places[what]))
+    for k, items in counts.items():
+        out.append(_placed(places[k], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} "
+                           f"whose {k} is not stored as a plain count, a whole number of at "
+                           "least 0 (a number, or one in a string, is read as its whole part, "
+                           "at least 0; anything else is ignored): ")
+                   + _some(items, places[k]))
+    if dangling:
+        n = len(dangling)
+        out.append(_placed(dangling_at, f"{n} memor{'y' if n == 1 else 'ies'} naming in "
+                           "superseded_by or contradicts a memory that is not in the corpus "
+                           "(read as given all the same: superseded_by decays or archives the "
+                           "memory, contradicts fires its correction boost): ")
+                   + _some(dangling, dangling_at))
+    out += _query_clocks(dataset, params)
+    return out
+
+
+def _query_clocks(dataset: Dataset, params: Params) -> list[str]:
+    """A query whose own clock cannot be read is scored at another one: said."""
+    queries = dataset.queries
+    odd = [(q.id, q.context.get("now")) for q in queries]
+    odd = [(qid, now) for qid, now in odd
+           if now not in (None, "") and math.isnan(parse_time(now))]
+    if not odd:
+        return []
+    fallback, whence = default_clock_source(dataset, params)
+    at = f"{when(fallback)}, {whence}" if not math.isnan(fallback) else whence
+    where = [queries.at.get(qid, "") for qid, _ in odd]
+    return [_placed(where, f"{len(odd)} quer{'y' if len(odd) == 1 else 'ies'} with an "
+                    f"unreadable now (an ISO 8601 date; read as none: scored at {at}): ")
+            + _some([f"{qid} {now!r}" for qid, now in odd], where)]
+
+
+def _linked(value: object) -> list[str]:
+    """The memory ids a superseded_by or contradicts value names: one id, or a list of them
+    (a whole number as its digits; true or an object: none, as no id)."""
+    values = value if isinstance(value, list | tuple) else [value]
+    return [str(v).strip() for v in values if isinstance(v, str | int) and not isinstance(
+        v, bool) and str(v).strip()]
+
+
+def _placed(places: list[str], text: str) -> str:
+    """`text` after the first record's place ("FILE:LINE: "), where the reader knew it."""
+    return f"{places[0]}: {text}" if places and places[0] else text
+
+
+def _some(items: list[str], places: list[str] | None = None) -> str:
+    """The first five of `items`, and how many more; after the first, each with its line
+    ("(line 17)", or "(FILE:LINE)" in another file), the first's place leading the warning."""
+    shown = []
+    first = places[0].rpartition(":")[0] if places and places[0] else ""
+    for i, item in enumerate(items[:5]):
+        place = places[i] if places and i < len(places) else ""
+        if i and place:
+            file, _, line = place.rpartition(":")
+            item += f" (line {line})" if file == first else f" ({place})"
+        shown.append(item)
+    return ", ".join(shown) + (f", … {len(items) - 5} more" if len(items) > 5 else "")
+
