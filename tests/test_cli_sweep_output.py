@@ -227,9 +227,10 @@ def test_the_best_is_set_against_the_value_in_use(capsys: pytest.CaptureFixture[
           for a in (0.5, 0.7)}
     want = paired_test(at[0.7], at[0.5])
     assert lines[-1] == (f"against the value in use (0.7): {want.delta:+.4f} ndcg@10, "
-                         f"p = {want.p_value:.3f} over {want.n} judged queries (paired "
+                         f"p = {want.p_value:.3f} over {want.n} judged chat moments (paired "
                          "randomisation test), not significant at 0.05: the difference may "
-                         "be chance; the best was picked on these same queries, so the gap is "
+                         "be chance; the best was picked on these same chat moments, so the "
+                         "gap is "
                          "optimistic — `workbench tune` holds queries out for an honest "
                          "estimate")
 

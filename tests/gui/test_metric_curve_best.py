@@ -47,7 +47,7 @@ def test_the_best_says_its_gap_and_p_value_as_sweep_does(
     cli = _sweep_says(capsys, 0.7)
     # the finding's figures; the gap the difference of the means as sweep's table shows them
     # (0.5910 → 0.5948: +0.0038, where the exact gap is +0.0039: rn 3)
-    assert "+0.0038 ndcg@10, p = 0.551 over 26 judged queries" in cli
+    assert "+0.0038 ndcg@10, p = 0.551 over 26 judged chat moments" in cli
     curve = _curve(qtbot, 0.7)
     assert curve.best is not None and curve.best[0] == 0.65
     assert _label(curve).splitlines() == [
@@ -55,21 +55,22 @@ def test_the_best_says_its_gap_and_p_value_as_sweep_does(
         "+0.004 over now, p = 0.551: within noise; picked on these queries"]
     tip = curve.best_text.toolTip()
     assert tip == curve.best_dot.toolTip()
-    assert ("+0.0038 nDCG@10 over the value in use, p = 0.551 over 26 judged queries (paired "
-            "randomisation test), not significant at 0.05: the difference may be chance; the "
-            "best was picked on these same queries, so the gap is optimistic") in tip
+    assert ("+0.0038 nDCG@10 over the value in use, p = 0.551 over 26 judged chat moments "
+            "(paired randomisation test), not significant at 0.05: the difference may be "
+            "chance; the best was picked on these same chat moments, so the gap is "
+            "optimistic") in tip
 
 
 def test_a_significant_gap_is_not_called_noise_and_follows_the_value_in_use(
         qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
     cli = _sweep_says(capsys, 1.0)
-    assert "+0.1175 ndcg@10, p < 0.001 over 26 judged queries" in cli  # of the means shown
+    assert "+0.1175 ndcg@10, p < 0.001 over 26 judged chat moments" in cli  # of the means shown
     assert "+0.1175 nDCG@10 over the value in use" in curve_tip(qtbot, 1.0)
     assert "significant at 0.05;" in cli
     curve = _curve(qtbot, 1.0)
     assert _label(curve).splitlines()[1] == ("+0.118 over now, p < 0.001; picked on these "
                                              "queries")
-    assert "p < 0.001 over 26 judged queries (paired randomisation test), significant" in (
+    assert "p < 0.001 over 26 judged chat moments (paired randomisation test), significant" in (
         curve.best_text.toolTip())
     # the slider moved to the best: nothing is said against itself
     session: TuningSession = curve.session

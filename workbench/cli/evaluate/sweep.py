@@ -25,7 +25,7 @@ from workbench.cli.evaluate.metrics import (
 from workbench.cli.evaluate.summary import _mean_text, figure_glosses
 from workbench.cli.evaluate.sweep_best import _against_in_use, _best, _best_line, _lower_is_better
 from workbench.cli.evaluate.sweep_output import _figures_only, _sweep_out, _sweep_text
-from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep
+from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep, row_label
 from workbench.cli.output import check_outputs_apart, input_files, write_outputs
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
@@ -116,7 +116,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
            if changed else ""))
     mark = "← best" if len(best) == 1 else "← best (tied)"
     in_use = _shown(param, params[args.sweep])
-    rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
+    rows = [[row_label(param, value), *(_mean_text(m, means[m]) for m in metrics),
              " ".join(t for t in (mark if i in best else "",
                                   "(in use)" if value == in_use else "") if t)]
             for i, (value, means) in enumerate(points)]
@@ -127,13 +127,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                ) if figures else ():
         say(line)
     say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
-    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
+    many = dataset_nouns(dataset)[1]  # the data's own: OpenVault's chat moments (rm 9)
+    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param,
+                              many)
     if best and len(best) < len(points) and "optimistic" not in against:
         # said beside the best always, not only with the value in use swept (rb 8)
         judged = (int(pipe.judgments.judged_mask.sum()) if pipe.judgments is not None
                   else len(dataset.queries))
-        say(f"(the best was picked on these same {judged:,} judged queries, so its score is "
-            "optimistic — `workbench tune` holds queries out for an honest estimate)")
+        say(f"(the best was picked on these same {judged:,} judged "
+            f"{one_of(many) if judged == 1 else many}, so its score is optimistic — "
+            "`workbench tune` holds queries out for an honest estimate)")
     # rrf k while not rrf: why they tie
     idle = idle_text(model.schema, args.sweep, model.schema.idle_because(args.sweep, params))
     if idle:

@@ -17,12 +17,15 @@ from workbench.textout import p_equals
 
 
 def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]], metric: str,
-                    best: Sequence[int], in_use: Any, judgments: Any, param: Any = None) -> str:
+                    best: Sequence[int], in_use: Any, judgments: Any, param: Any = None,
+                    nouns: str = "queries") -> str:
     """The one best value against the value in use, paired over the judged queries: the
     difference and its p-value, said to be possibly chance where p ≥ 0.05 (a sweep names a
     best by any margin), and optimistic either way (the best of the grid, chosen and tested
-    on the same queries)."""
+    on the same queries). `nouns`: what the queries are called (`dataset_nouns`: "chat
+    moments" of OpenVault, as eval, tune and compare say it; rm 9)."""
     from workbench.core.metrics import paired_test
+    from workbench.core.tuning.data import one_of
 
     at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
     if not best or at is None or judgments is None or len(best) == len(points):
@@ -56,8 +59,9 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     which = f", the tied best {points[pick][0]}:" if len(best) > 1 else ":"
     return (f"against the value in use ({in_use}){which} {gap} {metric}, "
             f"{p_equals(test.p_value)} over "
-            f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
-            f"picked on these same queries, so the gap is optimistic — `workbench tune` "
+            f"{test.n} judged {one_of(nouns) if test.n == 1 else nouns} (paired randomisation "
+            f"test), {verdict}; the best was picked on these same {nouns}, so the gap is "
+            "optimistic — `workbench tune` "
             "holds queries out for an honest estimate")
 
 

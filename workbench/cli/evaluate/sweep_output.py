@@ -12,7 +12,7 @@ from typing import Any
 from workbench.cli.common import EXIT_OK
 from workbench.cli.evaluate.judgments import judgments_hint
 from workbench.cli.evaluate.summary import _mean_text
-from workbench.cli.evaluate.sweep_points import Point, _shown
+from workbench.cli.evaluate.sweep_points import Point, _shown, row_label
 from workbench.cli.output import check_table_output, write_outputs
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
@@ -37,7 +37,9 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
         + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
            if changed else ""))
     in_use = _shown(model.schema[args.sweep], params[args.sweep])
-    rows = [[value, *(_mean_text(m, means[m]) for m in metrics)] for value, means in points]
+    param = model.schema[args.sweep]
+    rows = [[row_label(param, value), *(_mean_text(m, means[m]) for m in metrics)]
+            for value, means in points]
     header = [args.sweep, *metrics]
     if any(value == in_use for value, _ in points):  # a column only where it marks a row,
         header.append("in use")  # and named (its rule had stood over no heading)
@@ -89,5 +91,6 @@ def _sweep_text(path: Path, name: str, points: Sequence[Point], metrics: Sequenc
                            "best": [points[i][0] for i in best], "points": rows},
                           indent=2, ensure_ascii=False) + "\n"
     return csv_text([name, *metrics, "best"],
-                    [[value, *(f"{means[m]:.6f}" for m in metrics), int(i in best)]
+                    [[value_text(value) if isinstance(value, bool) else value,
+                      *(f"{means[m]:.6f}" for m in metrics), int(i in best)]
                      for i, (value, means) in enumerate(points)])

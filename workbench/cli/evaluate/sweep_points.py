@@ -14,6 +14,7 @@ from workbench.cli.evaluate.evaluation import _measure
 from workbench.core.data import Dataset
 from workbench.core.diagnostics import LeftOut
 from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.params import value_text
 from workbench.core.selection_figures import FIGURES, snippet_chars
 from workbench.core.selection_figures import of_result as figure_per_query
 
@@ -22,12 +23,27 @@ Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each
 
 def _shown(param: Any, value: Any) -> Any:
     """A swept value as the parameter is written: a whole number of a parameter stepped in
-    whole numbers without its '.0' (w_title 6, as compare and tune write it; it was 6.0)."""
+    whole numbers without its '.0' (w_title 6, as compare and tune write it; it was 6.0); a
+    switch as true or false, as `models`, -p and the TOML write it (it was Python's True;
+    rm 9)."""
+    if isinstance(value, bool):
+        return value_text(value)
     step = getattr(param, "step", None)
     if (isinstance(value, float) and value.is_integer() and step is not None
             and float(step).is_integer()):
         return int(value)
     return value
+
+
+def row_label(param: Any, value: Any) -> str:
+    """A swept value (as `_shown` gives it) as the table's first cell: a 0 that means more than
+    a number with what it means, as the parameter declares it (`Param.zero`) and the window's
+    chart says it: "0 (all)", and hybrid's "0 (read as 0.5)", which had scored as 0.5 with
+    nothing to say why (rm 9)."""
+    zero = getattr(param, "zero", "")
+    if zero and value == 0 and not isinstance(value, bool | str):
+        return f"{value} ({zero})"
+    return str(value)
 
 
 # settings that decide how much is ranked or returned (speed, paging, a result budget), not

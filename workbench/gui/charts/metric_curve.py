@@ -587,12 +587,16 @@ class MetricCurve(ChartPanel):
         # p as every command says it (sweep: "p < 0.001", not "p = 7.6e-06")
         short = (f"{test.delta:+.3f} over now, {p_equals(test.p_value)}"
                  + (": within noise" if chance else "") + "; picked on these queries")
+        # the data's own noun, as `sweep` says it (OpenVault's chat moments; rm 9)
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
+        many = dataset_nouns(s.dataset)[1] if s.dataset is not None else "queries"
         tip = (f"{gap} {metric_label(metric)} over the value in use, "
-               f"{p_equals(test.p_value)} over {test.n} judged queries (paired randomisation "
-               "test), "
+               f"{p_equals(test.p_value)} over {test.n} judged "
+               f"{one_of(many) if test.n == 1 else many} (paired randomisation test), "
                + ("not significant at 0.05: the difference may be chance" if chance
                   else "significant at 0.05")
-               + "; the best was picked on these same queries, so the gap is optimistic — "
+               + f"; the best was picked on these same {many}, so the gap is optimistic — "
                "Tune holds queries out for an honest estimate")
         return short, tip
 

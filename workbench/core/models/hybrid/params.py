@@ -46,7 +46,7 @@ SCHEMA = ParamSchema([
                          "Range: the original's slider is 1–30; 0 is a valid setting too (it "
                          "switches both bonuses off)."),
     Param("vector_threshold", "Vector similarity threshold", 0.5, low=0.0, high=1.0, step=0.05,
-          needs=("!no_vector_threshold",),
+          needs=("!no_vector_threshold",), zero="= 0.5",
           help="Cosine similarity must exceed this for a vector bonus, rescaled as "
                "(sim − t)/(1 − t). 0 = OpenVault's default 0.5: the original treats 0 as unset "
                "(`threshold || 0.5`), so 0 and 0.5 score alike; for no threshold at all tick "
