@@ -91,10 +91,11 @@ def run_sweep(request: SweepRequest,
     """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
     returns what it has) when `should_stop()` says the sweep went stale. A selection figure
     (`core.selection_figures`: results, empty, injected tokens) is read off each ranking, over
-    the queries that are turns at that value (`turns`: every query, judged or not, but a
-    manual search beside injections or a disabled project's query; rv51 3, 6). `per_query`,
-    where given, gets each value's per-query metric (None for a figure), for the test of the
-    best against the value in use."""
+    the queries that are turns at that value (`turns`: every query but a manual search beside
+    injections or a disabled project's query; rv51 3, 6) and, with judgments, judged, as
+    `sweep` and eval count them (`counted_over`: an unjudged eval case had been counted here
+    after rv52 3 left it out of sweep). `per_query`, where given, gets each value's per-query
+    metric (None for a figure), for the test of the best against the value in use."""
     out: list[tuple[ParamValue, float]] = []
     figure = request.metric in selection_figures.FIGURES
     chars = (snippet_chars(request.dataset)
@@ -110,7 +111,8 @@ def run_sweep(request: SweepRequest,
                                       params, request.judgments if asked else None, asked,
                                       request.depth))
         mean = (figure_mean_over(request.metric, done.result, chars,
-                                 turns(request.model, request.prepared, params))
+                                 counted_over(turns(request.model, request.prepared, params),
+                                              request.judgments))
                 if figure else done.result.means.get(request.metric, np.nan))
         out.append((value, float(mean)))
         if per_query is not None:
@@ -145,6 +147,19 @@ def turns(model: Model | None, prepared: Any, params: Params) -> NDArray[np.bool
         return None
     found = counted_queries(model, prepared, params)
     return None if found is None else np.asarray(found[0], np.bool_)
+
+
+def counted_over(turn: NDArray[np.bool_] | None,
+                 judgments: Judgments | None) -> NDArray[np.bool_] | None:
+    """bool (Q,): the queries a selection figure is the mean over, as eval and `sweep` count
+    them (`cli.evaluate.counted`): the turns (`turn`; None: every query) that are judged,
+    where there are judgments; None where that is every query."""
+    judged = None if judgments is None else np.asarray(judgments.judged_mask, np.bool_)
+    if judged is None:
+        return turn
+    if turn is None or len(turn) != len(judged):
+        return judged
+    return turn & judged
 
 
 def figure_mean_over(name: str, result: Any, chars: NDArray[np.float64] | None,
@@ -393,8 +408,8 @@ class MetricCurve(ChartPanel):
         self._request = request
         label = s.model.schema[p.name].label
         self.caption.setText(f"{metric_label(self.metric_name)} vs {label}" + (
-            f" — over all {len(s.dataset.queries):,} queries; no best: how much is returned, "
-            "not how well" if self.figure else ""))
+            f" — over {self._over()}; no best: how much is returned, not how well"
+            if self.figure else ""))
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
@@ -403,6 +418,19 @@ class MetricCurve(ChartPanel):
             self._on_done(request.generation, (run_sweep(request, per_query=each), each))
         else:
             self._debounce.start()
+
+    def _over(self) -> str:
+        """What a figure is the mean over, as eval says it: with judgments the judged queries,
+        in the data's own noun ("the 2 judged cases"), else every query."""
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
+        s = self.session
+        assert s.dataset is not None
+        if s.judgments is None:
+            return f"all {len(s.dataset.queries):,} queries"
+        judged = int(np.asarray(s.judgments.judged_mask).sum())
+        many = dataset_nouns(s.dataset)[1]
+        return f"the {judged:,} judged {one_of(many) if judged == 1 else many}"
 
     def _start(self) -> None:
         request = self._request
@@ -621,7 +649,8 @@ class MetricCurve(ChartPanel):
             return
         x = self._x(value, values)
         metric = (figure_mean(self.metric_name, s.result, s.dataset,
-                              turns(s.model, s.prepared, s.params)) if self.figure
+                              counted_over(turns(s.model, s.prepared, s.params), s.judgments))
+                  if self.figure
                   else s.result.means.get(self.metric_name, np.nan))
         self.current = (value, float(metric))
         self.current_line.setVisible(bool(np.isfinite(x)))
@@ -636,7 +665,8 @@ class MetricCurve(ChartPanel):
         if base is None:
             return None
         if metric in selection_figures.FIGURES:
-            return figure_mean(metric, base.result, self.session.dataset, self._base_turns())
+            return figure_mean(metric, base.result, self.session.dataset,
+                               counted_over(self._base_turns(), self.session.judgments))
         return base.result.means.get(metric)
 
     def _base_turns(self) -> NDArray[np.bool_] | None:
