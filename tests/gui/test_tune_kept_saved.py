@@ -249,3 +249,30 @@ def test_undoing_a_dated_rerun_then_the_first_save_removes_the_configuration(
     tuned = tomllib.loads(configuration_toml(s.configurations.get(name)))["tuned"]
     assert tuned["trials"] == {"fold 1 of 2": 4, "fold 2 of 2": 4, "all": 4}
     assert panel.tuned_name == name
+
+
+def test_undoing_a_dated_rerun_and_the_first_save_says_the_configuration_is_gone(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """dr7: with the rerun's dating and the first run's save both undone, the status still
+    said the configuration held these values, "now dated to this run (undone)", though it was
+    gone. Each Undo and Redo leaves the line saying what is so."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    name = panel.tuned_name
+    panel.settings.budget.setValue(4)
+    _run(qtbot, panel)
+    holds = f"the configuration {name} holds these values and this record, now dated to this run"
+    gone = f"the configuration {name}, which held these values, is removed (its save undone)"
+    assert holds in panel.status.text() and "(undone)" not in panel.status.text()
+    s.undo()  # the dating
+    assert name in s.configurations.names
+    assert holds in panel.status.text() and panel.status.text().count("(undone)") == 1
+    s.undo()  # the first run's save
+    assert name not in s.configurations.names
+    text = panel.status.text()
+    assert gone in text and holds not in text and "now dated" not in text, text
+    s.redo()  # the save back, with the first run's record
+    text = panel.status.text()
+    assert holds in text and ") (undone)" in text and gone not in text, text
+    s.redo()  # dated again
+    text = panel.status.text()
+    assert holds in text and "undone" not in text, text

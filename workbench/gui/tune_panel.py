@@ -641,12 +641,20 @@ class TunePanel(QWidget):
             return
         if self._redated is not None:  # the rerun's dating undone (Undo) or done again (Redo)
             saved, dated = self._redated
+            configs = self.session.configurations
+            # what is true now, in place of whichever was said: dated, its dating undone, or
+            # the configuration gone (the first run's save undone too, the line had still
+            # said it held these values, "now dated to this run (undone)": dr7)
+            holds = f"the configuration {name} holds these values and this record, {dated}"
+            said_now = [holds, f"{holds} (undone)",
+                        f"the configuration {name}, which held these values, is removed "
+                        "(its save undone)"]
+            now = (2 if name not in configs else 0 if configs.find_saved(saved) else 1)
             text = self.status.text()
-            if not self.session.configurations.find_saved(saved):
-                if dated in text and f"{dated} (undone)" not in text:
-                    self._say(text.replace(dated, f"{dated} (undone)", 1))
-            else:
-                self._say(text.replace(f"{dated} (undone)", dated, 1))
+            for i in (1, 2, 0):  # the longer first: `holds` is the start of the second
+                if said_now[i] in text:
+                    self._say(text.replace(said_now[i], said_now[now], 1))
+                    break
         # the first run's save undone too (or redone): no longer named as the run's (or again)
         said = f"; saved as the configuration {name}"
         text = self.status.text()
