@@ -226,12 +226,12 @@ class RankLines(QWidget):
         return _Geometry(margin, math.ceil(fm.height() * 1.9), self.row_height, col_w, gap,
                          rows)
 
-    def least_width(self) -> int:
-        """The width at which every list shown still reads its ids (READABLE_ID_CHARS, after
-        the rank and the relevance mark): the compare window's lists scroll sideways below
-        it, rather than draw lists of "…" (r51 1)."""
+    def least_width(self, lists: int | None = None) -> int:
+        """The width at which every list shown (or `lists` of them) still reads its ids
+        (READABLE_ID_CHARS, after the rank and the relevance mark): the compare window's lists
+        scroll sideways below it, rather than draw lists of "…" (r51 1)."""
         fm = QFontMetricsF(self._font)
-        n = max(1, len(self.columns))
+        n = max(1, len(self.columns) if lists is None else lists)
         rank = 4 + fm.horizontalAdvance("000") + 6 + round(fm.height() * 0.6) + 6
         column = rank + READABLE_ID_CHARS * fm.averageCharWidth() + 8
         return math.ceil(max(360.0, n * column + (n - 1) * _gap(n, fm) + 12))

@@ -804,10 +804,21 @@ class CompareWindow(QWidget):
             self._present_query = None  # the user's choice now: kept on leaving
         self.lines.set_query(q)
         self.chart.set_current_query(q)
+        was_explained = self._explained is not None
         self.explain.clear()
         self._explained = None
         self._fold_explain()  # nothing explained: the lists take its room again
         self._restore_columns()  # and every list comes back
+        if self.presenting and was_explained:
+            self._fit_presentation()  # … in type as large as they fit at (dr7 8)
+        self._say_query(q)
+        if self.session.query != q:
+            self.session.select_query(q)
+
+    def _say_query(self, q: int) -> None:
+        """The line above the lists: query `q` and what B changed on it against A."""
+        comp = self.comp
+        assert comp is not None
         query = comp.dataset.queries[q]
         parts = []
         for row in comp.rows:
@@ -832,8 +843,6 @@ class CompareWindow(QWidget):
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
                                  f"this query, {pair}: {change}. {EXPLAIN_HINT}")
         self._fit_lists()  # a query's line of another height: the legend kept whole
-        if self.session.query != q:
-            self.session.select_query(q)
 
     def _follow_query(self, q: int) -> None:
         if self.comp is not None and self.lines_query() != q:
@@ -858,6 +867,8 @@ class CompareWindow(QWidget):
         """`doc` of query `q` explained from A into configuration `into`, the pane open
         beside the lists, the clicked list kept in sight where they scroll."""
         assert self.comp is not None
+        if into != self.b_index:
+            self._set_b(into, q)
         self._explained = (q, doc, into)
         self.explain.show_move(self.comp, into, q, doc)
         self.lines.set_selected_doc(doc)
@@ -870,6 +881,28 @@ class CompareWindow(QWidget):
             self.lines_scroll.keep_value(keep)
         elif self._scroll_before_explain is None:
             self._scroll_before_explain = keep  # for when every list comes back
+        if self.presenting:
+            # the type refitted to the lists beside the pane (they had scrolled, the table
+            # cut by their scroll bar: dr7 8)
+            self._fit_presentation()
+
+    def _set_b(self, index: int, q: int) -> None:
+        """Configuration `index` made B, the explanation kept: the B picker, the query line,
+        the chart and a replay then describe the pair the explain pane shows (a click in a
+        list other than B had explained that list as "B", the picker, the query line and the
+        chart still on the picked one: dr7 1)."""
+        comp = self.comp
+        assert comp is not None
+        self.b_index = index
+        self.b_name = comp.configs[index].name
+        self.b_pick.blockSignals(True)
+        self.b_pick.setCurrentIndex(index - 1)
+        self.b_pick.blockSignals(False)
+        self._fill_metrics(comp, combo_metric(self.metric_pick))
+        if comp.rows:
+            self.chart.set_comparison(comp, index, self.metric_name or None)
+            self.chart.set_current_query(q)
+        self._say_query(q)
 
     def _place_explain(self) -> None:
         """The explain pane as wide as its table needs, up to half the row (at 1,280 px its
@@ -886,6 +919,9 @@ class CompareWindow(QWidget):
             pane = total - least
         if pane != top.sizes()[1]:
             top.setSizes([total - pane, pane])
+            # the lists' height again at their new width: fitted while they still scrolled,
+            # they had kept their scroll bar's height, cutting a metric row (dr7 9)
+            self._fit_lists()
 
     def step(self, direction: int) -> None:
         """The next (+1) or previous (−1) of the queries that moved most."""
@@ -933,10 +969,13 @@ class CompareWindow(QWidget):
     def _columns(self) -> list[int]:
         """The configurations the lists show: all; in a narrow window with a document
         explained beside them, A and B, the two it explains (three lists of about 100 px
-        had shown no ids)."""
+        had shown no ids); presenting, likewise where they do not all read their ids beside
+        the pane (at 1,280 × 800 five had scrolled, cutting the metric table: dr7 8)."""
         n = len(self.comp.configs) if self.comp is not None else 0
         sizes = self.top_split.sizes()
-        if (n > 2 and not self.presenting and self.width() < NARROW
+        narrow = (self.lines.least_width(n) > sizes[0] if self.presenting
+                  else self.width() < NARROW)
+        if (n > 2 and narrow
                 and self.explain.explained is not None and len(sizes) > 1 and sizes[1] > 0):
             into = self._explained[2] if self._explained is not None else self.b_index
             return [0, into if 0 < into < n else self.b_index]
@@ -1026,8 +1065,9 @@ class CompareWindow(QWidget):
         `_presentation_scale` down to MIN_PRESENTATION_SCALE (eight lists at 1.6 had scrolled
         out of a clicker's reach where 1.2 fitted them: r51 dr3 7). Where the table's rows
         do not fit even so, down to TABLE_PRESENTATION_SCALE (at 1,280 × 800 three rows had
-        been out of sight: dr3 9); where they do not fit at that either, MIN_PRESENTATION_SCALE
-        again, the table scrolling. Then the lists fitted (`_fit_lists`)."""
+        been out of sight: dr3 9), kept where they do not fit at that either, the table
+        scrolling. Again when the explain pane opens or folds (dr7 8). Then the lists fitted
+        (`_fit_lists`)."""
         if not self.presenting:
             return
         total = sum(self.right_split.sizes())
@@ -1037,17 +1077,20 @@ class CompareWindow(QWidget):
                 if abs(self.table.font_scale - scale) > 1e-9:
                     self._set_scale(scale)
                     self._fit_table()
+                    if self.explain.explained is not None:
+                        # the pane and the lists beside it placed for this type
+                        self._place_explain()
+                        self._restore_columns()
+                        self._place_explain()
                 tall = self._lists_need() + self._table_want() <= total
                 wide = self.lines.least_width() <= self.lines_scroll.width()
                 floor = MIN_PRESENTATION_SCALE if tall else TABLE_PRESENTATION_SCALE
                 if (tall and wide) or scale <= floor + 1e-9:
                     break
                 scale = max(floor, scale - 0.05)
-            if not tall and scale < MIN_PRESENTATION_SCALE:
-                # the rows cut even so: the large type, the table scrolling (a smaller one
-                # would cost the room the type is for, and show them no better)
-                self._set_scale(MIN_PRESENTATION_SCALE)
-                self._fit_table()
+            # the rows cut even so: the type kept at TABLE_PRESENTATION_SCALE, the most rows
+            # in sight, the table's scroll bar beside them (back at 1.15, eight
+            # configurations at 1,024 × 768 had shown 4 of 11 rows: dr7)
         self._fit_lists()
 
     def _restore_splits(self) -> None:
@@ -1153,8 +1196,8 @@ class CompareWindow(QWidget):
         width (at 1,024 px ids were cut to "r…d" beside a pane of placeholder text; at 1,920
         eight lists read "a…y" beside 560 px of it: r51 1)."""
         sizes = self.top_split.sizes()
-        if (not self.presenting and self.explain.explained is None
-                and sizes[1] > 0 and sum(sizes) > 0):
+        # presenting too: the next query had left the pane open on its placeholder (dr7 8)
+        if self.explain.explained is None and sizes[1] > 0 and sum(sizes) > 0:
             self.top_split.setSizes([sum(sizes), 0])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
