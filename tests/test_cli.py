@@ -260,8 +260,8 @@ def test_explain_shows_the_default_its_help_says(tmp_path: Path,
     assert len(shown) == 5
 
 
-def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_code_takes_a_task_fraction(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
     import workbench.bench.code_selection
 
     calls: list[tuple[str, float, int]] = []
@@ -271,14 +271,30 @@ def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
         return 0
 
     monkeypatch.setattr(workbench.bench.code_selection, "run_code_bench", fake)
-    assert main(["bench", "--code", "some-repo", "--history-fraction", "0.3"]) == 0
+    assert main(["bench", "--code", "some-repo", "--task-fraction", "0.3"]) == 0
+    assert "fraction" not in capsys.readouterr().err
     assert main(["bench", "--code", "some-repo", "--snapshot-every", "0"]) == 0
-    assert calls == [("some-repo", 0.3, 10), ("some-repo", 0.5, 0)]
-    for argv in (["--split", "0.3"], ["--history-fraction", "1.5"], ["--snapshot-every", "-1"]):
+    # its old name, as tasks-from-git's (rv2 5): still read, with a note
+    assert main(["bench", "--code", "some-repo", "--history-fraction", "0.2"]) == 0
+    assert capsys.readouterr().err == (
+        "note: --history-fraction is now --task-fraction (the newest share of the commits "
+        "that become tasks); the old name still works\n")
+    assert calls == [("some-repo", 0.3, 10), ("some-repo", 0.5, 0), ("some-repo", 0.2, 10)]
+    for argv in (["--split", "0.3"], ["--task-fraction", "1.5"], ["--snapshot-every", "-1"]):
         with pytest.raises(SystemExit) as exit_:
             main(["bench", "--code", "some-repo", *argv])
         assert exit_.value.code == 2
         assert argv[0] in capsys.readouterr().err
+
+
+def test_bench_help_names_the_task_fraction_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--history-fraction" not in text  # hidden: one name in the help
+    assert ("--task-fraction FRACTION for --code: the newest share of the commits that become "
+            "tasks, counted from the new end") in text
+    assert "0.5 = the newest 50% of commits are tasks" in text
 
 
 @pytest.mark.parametrize("argv", [

@@ -510,7 +510,7 @@ def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     (["--trials", "3"], "--trials is an option of bench --tune: give --tune too"),
     (["--positions", "5"], "--positions is an option of bench --gui: give --gui too"),
     (["--timeout", "60"], "--timeout is an option of bench --gui: give --gui too"),
-    (["--history-fraction", "0.5"], "--history-fraction is an option of bench --code: give "
+    (["--task-fraction", "0.5"], "--task-fraction is an option of bench --code: give "
      "--code too"),
     (["--snapshot-every", "0"], "--snapshot-every is an option of bench --code: give --code "
      "too"),

@@ -4,6 +4,7 @@ the encoder, the optimiser, the window, or codeledger on a repository's own hist
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,16 @@ from workbench.cli.common import UsageError, model_list
 # `bench DATA --quick`: DATA timed this many times (it had timed the synthetic sets instead
 # and left DATA out unsaid: review rn 2)
 QUICK_REPEATS = 3
+
+
+class _Renamed(argparse.Action):
+    """An option under its old name: stored as the new one, with a note on stderr."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        print(f"note: {option_string} is now --task-fraction (the newest share of the "
+              "commits that become tasks); the old name still works", file=sys.stderr)
+        setattr(namespace, self.dest, values)
 
 
 def add_commands(sub: Any) -> None:
@@ -78,9 +89,14 @@ def add_commands(sub: Any) -> None:
                    help="instead: codeledger's index, prepare and live times on a repository "
                    "of FILES real Python files (from the installed packages) with a seeded "
                    "synthetic history of 500 commits, 200 tasks; timings only")
-    p.add_argument("--history-fraction", type=fraction, metavar="FRACTION",
-                   help="for --code: the share of the repository's history, its latest "
-                   "commits, that becomes tasks (default 0.5)")
+    p.add_argument("--task-fraction", type=fraction, metavar="FRACTION",
+                   help="for --code: the newest share of the commits that become tasks, "
+                   "counted from the new end, as tasks-from-git's: 0.5 = the newest 50%% of "
+                   "commits are tasks, the older 50%% the indexed history (default 0.5)")
+    # its name until rv2 5 (as tasks-from-git's), read as the share that stays history:
+    # still read, said
+    p.add_argument("--history-fraction", type=fraction, dest="task_fraction",
+                   action=_Renamed, help=argparse.SUPPRESS)
     p.add_argument("--snapshot-every", type=whole(0), metavar="COMMITS",
                    help="for --code: also score each newer task on an index at most COMMITS "
                    "commits before it (a snapshot per run of COMMITS tasks; 0: not; default 10)")
@@ -92,7 +108,7 @@ def add_commands(sub: Any) -> None:
 MODE_OPTIONS = (("--texts", "texts", "--embeddings", 1000), ("--trials", "trials", "--tune", 60),
                 ("--positions", "positions", "--gui", 60),
                 ("--timeout", "timeout", "--gui", 1800),
-                ("--history-fraction", "history_fraction", "--code", 0.5),
+                ("--task-fraction", "task_fraction", "--code", 0.5),
                 ("--snapshot-every", "snapshot_every", "--code", 10))
 
 
@@ -148,7 +164,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if is_sample_stream_folder(Path(code)):  # the bundled sample: its own repository
             code = str(sample_repo(Path(code)))
         try:
-            return run_code_bench(code, split=args.history_fraction,
+            return run_code_bench(code, split=args.task_fraction,
                                   every=args.snapshot_every)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None

@@ -48,7 +48,7 @@ from .background import BackgroundTask
 
 __all__ = ["TasksFromGitDialog", "repository_of", "summary_text"]
 
-DEFAULT_FRACTION = 0.3  # as `tasks-from-git --history-fraction`
+DEFAULT_FRACTION = 0.3  # as `tasks-from-git --task-fraction`
 DEFAULT_MAX_FILES = 20
 
 
