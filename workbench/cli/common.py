@@ -290,6 +290,8 @@ def model_and_params(args: argparse.Namespace, *, encoder: bool = True
     return model, params
 
 
+TYPED = "command line"  # the name of the query set of a --query text
+
 # the situation a typed query takes from the dataset where every query shares it: its clock
 # (importance and decision-memory age against it) and its working directory
 SHARED_SITUATION = ("now", "cwd")
@@ -387,7 +389,7 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
         context = typed_context(dataset, getattr(args, "context", None) or [],
                                 str(getattr(args, "model", "") or ""))
         queries = QuerySet([Query(id="query", text=args.query, context=context)],
-                           name="command line")
+                           name=TYPED)
         return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
                        dataset.settings)
     if args.query_id is not None and getattr(args, "context", None):

@@ -17,6 +17,7 @@ import numpy as np
 
 from workbench.cli.common import (
     EXIT_OK,
+    TYPED,
     UsageError,
     add_data,
     add_model,
@@ -243,6 +244,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     _say_fitted(pipe)
+    _say_situation(pipe, typed=args.query is not None and dataset.queries.name == TYPED)
     rows = _ranked_rows(pipe, args.top)
     shown = _shown(pipe)
     for r in rows:
@@ -438,6 +440,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     _say_fitted(pipe)
+    _say_situation(pipe, typed=args.query is not None and dataset.queries.name == TYPED)
     if args.format == "json":
         out = _explain_json(pipe, args.top)
         named = _named_docs(args, dataset, {r["id"] for r in out["results"]})
@@ -666,6 +669,50 @@ def _say_fitted(pipe: Any) -> None:
     note = fitted_note(pipe.dataset.source, pipe.model.id, histories)
     if note:
         say(note, file=sys.stderr)
+
+
+def _say_situation(pipe: Any, typed: bool) -> None:
+    """On stderr, what the model took for the query's situation where it was not given: the
+    clock it ages by (rv2 5: `rank FILE` aged by the newest timestamp in the corpus and said
+    nothing, while the folder said the now its queries share)."""
+    for note in (_clock_note(pipe, typed),):
+        if note:
+            say(note, file=sys.stderr)
+
+
+def _clock_note(pipe: Any, typed: bool) -> str | None:
+    """The clock of a query with no readable now of its own, where no `now` parameter is set
+    either: the newest timestamp in the corpus, as the model takes it. None where the clock
+    is given or nothing is dated."""
+    import math
+
+    from workbench.core.models.clock import when
+    from workbench.core.models.decision_memory.project import parse_time
+
+    if pipe.model.id not in ("importance", "decision-memory"):
+        return None
+    query = pipe.dataset.queries[0]
+    own = query.context.get("now")
+    if not math.isnan(parse_time(own)) or not math.isnan(parse_time(str(pipe.params["now"]))):
+        return None
+    if pipe.model.id == "importance":
+        from workbench.core.models.importance.prepared import default_clock_source
+
+        ms, whence = default_clock_source(pipe.dataset, pipe.params)
+    else:
+        from workbench.core.models.decision_memory.queries import default_now, record_of
+
+        ms = default_now(pipe.params, [record_of(d) for d in pipe.dataset.corpus])
+        newest = next((d.id for d in pipe.dataset.corpus
+                       if parse_time(d.metadata.get("createdAt")) == ms), "")
+        whence = f"the newest createdAt in the corpus, decision {newest!r}"
+    if math.isnan(ms):  # nothing dated: no age to count
+        return None
+    who = "the typed query" if typed else f"query {query.id!r}"
+    lacks = "no now" if own in (None, "") else f"a now that is no ISO 8601 date ({own!r})"
+    how = ("--context now=DATE (ISO 8601) sets it" if typed
+           else "a now in the query file, or -p now=DATE (ISO 8601), sets it")
+    return f"note: {who} has {lacks}: it is scored as of {when(ms)}, {whence}; {how}"
 
 
 def _bundle_json(pipe: Any) -> dict[str, Any]:
