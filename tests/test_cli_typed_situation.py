@@ -1,10 +1,13 @@
 """What rank and explain take for a query's situation where it is not given, said on stderr:
-the clock importance and decision-memory age by (rv2 5: `rank FILE` aged by the corpus's
-newest timestamp without a word, while the folder said its queries' now)."""
+the clock importance and decision-memory age by (rm 5: `rank FILE` aged by the corpus's
+newest timestamp without a word, while the folder said its queries' now), and a typed query's
+chat on OpenVault memories, which --context chatLength=N now gives (rm 3: none, so every
+memory at its full base, and chatLength was refused)."""
 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -84,3 +87,64 @@ def test_decision_memory_says_its_clock(tmp_path: Path,
     assert ("note: the typed query has no now: it is scored as of 2026-03-04T08:00:00Z, the "
             "newest createdAt in the corpus, decision 'b-1'; --context now=DATE (ISO 8601) "
             "sets it") in err
+
+
+def _openvault(tmp_path: Path) -> Path:
+    folder = tmp_path / "ov"
+    folder.mkdir()
+    memories = [
+        {"id": "ev01", "event_type": "action", "summary": "Nightly restic backups run at 3am.",
+         "importance": 4, "message_ids": [8, 10], "embedding": [1.0, 0.0, 0.0]},
+        {"id": "ev02", "event_type": "action", "summary": "The thermostat schedule changes.",
+         "importance": 2, "message_ids": [90], "embedding": [0.0, 1.0, 0.0]},
+    ]
+    (folder / "memories.json").write_text(json.dumps(memories))
+    (folder / "contexts.jsonl").write_text(json.dumps(
+        {"_id": "c01", "messages": [{"name": "Dana", "is_user": True, "mes": "backups?"}],
+         "chatLength": 100, "embedding": [1.0, 0.0, 0.0]}) + "\n")
+    (folder / "qrels").write_text("c01\tev01\t2\n")
+    return folder
+
+
+def _bases(folder: Path, capsys: pytest.CaptureFixture[str],
+           *extra: str) -> tuple[dict[str, float], str]:
+    assert main(["rank", str(folder), "-m", "hybrid", "-p", "embeddings=stored", "--format",
+                 "json", "-q", "backups run", *extra]) == 0
+    got = capsys.readouterr()
+    return ({r["id"]: r["contributions"]["base"] for r in json.loads(got.out)["results"]},
+            " ".join(got.err.split()))
+
+
+def test_a_typed_query_on_openvault_memories_says_it_has_no_chat(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bases, err = _bases(_openvault(tmp_path), capsys)
+    assert bases == {"ev01": 4.0, "ev02": 2.0}  # distance 0: the full importance
+    assert ("note: the typed query has no chat, so its chat length is 0: every memory is at "
+            "distance 0 and its base is its full importance (the forgetting curve takes "
+            "nothing off); --context chatLength=N scores it as a chat N messages long") in err
+
+
+def test_context_chat_length_gives_a_typed_query_its_curve(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bases, err = _bases(_openvault(tmp_path), capsys, "--context", "chatLength=100")
+    # base = importance · e^(−0.05 / importance² · (100 − newest message id)), by hand
+    assert bases["ev01"] == pytest.approx(4 * math.exp(-0.05 / 16 * 90))  # 3.01936
+    assert bases["ev02"] == pytest.approx(2 * math.exp(-0.05 / 4 * 10))  # 1.76499
+    assert "has no chat" not in err
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("chatLength=4.5", "--context 'chatLength=4.5': give the chat's length, a whole number of "
+     "messages (0 or more), as a contexts file's chatLength"),
+    ("chatLength=-1", "--context 'chatLength=-1': give the chat's length"),
+    ("chatlength=4", "hybrid reads no key 'chatlength' (did you mean chatLength?); the keys it "
+     "reads: chatLength"),
+])
+def test_a_bad_chat_length_is_one_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, said: str) -> None:
+    assert main(["rank", str(_openvault(tmp_path)), "-m", "hybrid", "-p", "embeddings=stored",
+                 "-q", "backups run", "--context", given]) == 2
+    got = capsys.readouterr()
+    assert got.out == ""
+    assert said in got.err
+    assert "Traceback" not in got.err

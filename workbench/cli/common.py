@@ -300,9 +300,10 @@ SHARED_SITUATION = ("now", "cwd")
 def context_keys(model: str) -> tuple[str, ...]:
     """The keys of a query's context that model `model` reads and that a typed --context can
     give (a text value): decision-memory its situation and search settings, importance its
-    clock, codeledger the task's own commit (left out of the past commits). bm25, dense,
-    vault-search and hybrid rank a typed text by the text alone (hybrid's chat is a query
-    file's, not a line's)."""
+    clock, codeledger the task's own commit (left out of the past commits), hybrid the chat's
+    length its forgetting curve counts from (as a contexts file's chatLength; its messages are
+    a query file's, not a line's). bm25, dense and vault-search rank a typed text by the text
+    alone."""
     from workbench.core.models import canonical_id
 
     model = canonical_id(model)
@@ -311,7 +312,7 @@ def context_keys(model: str) -> tuple[str, ...]:
 
         return (*READ_AS, *ORIGINAL_NAMES)  # pi-lodestone's names too, as a query file's
     return {"importance": ("now",), "codeledger": ("commit",),
-            "codeledger-document": ("commit",)}.get(model, ())
+            "codeledger-document": ("commit",), "hybrid": ("chatLength",)}.get(model, ())
 
 
 def _context_key(item: str, model: str, keys: tuple[str, ...]) -> str:
@@ -326,8 +327,8 @@ def _context_key(item: str, model: str, keys: tuple[str, ...]) -> str:
         return key
     if not keys:
         raise UsageError(f"--context {item!r}: {model} reads no context, only the query's "
-                         "text; leave --context out (decision-memory, importance and "
-                         "codeledger read one)")
+                         "text; leave --context out (decision-memory, importance, "
+                         "codeledger and hybrid read one)")
     import difflib
 
     near = [k for k in keys if k.lower() == key.lower()] or difflib.get_close_matches(
@@ -355,6 +356,8 @@ def typed_context(dataset: Dataset, given: list[str], model: str) -> dict[str, A
     shared = dict(context)
     for item in given:
         context[_context_key(item, model, keys)] = item.partition("=")[2]
+    if "chatLength" in context:  # hybrid: the number the curve reads, as a contexts file's
+        context["chat_length"] = _chat_length(context.pop("chatLength"))
     if "forInjection" in keys:  # decision-memory: one setting under two names (rv2 4)
         from workbench.core.models.decision_memory.queries import (
             conflict_text,
@@ -371,6 +374,18 @@ def typed_context(dataset: Dataset, given: list[str], model: str) -> dict[str, A
                 + f", as every query of {dataset.name} has (--context KEY=VALUE to change "
                 "it)", file=sys.stderr)
     return context
+
+
+def _chat_length(text: str) -> int:
+    """--context chatLength=N: a whole number of messages, 0 or more (410, 410.0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (value >= 0 and value.is_integer()):
+        raise UsageError(f"--context 'chatLength={text}': give the chat's length, a whole "
+                         "number of messages (0 or more), as a contexts file's chatLength")
+    return int(value)
 
 
 def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
@@ -634,7 +649,10 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
                         "(decision-memory: also for_injection, project_only, min_score, "
                         "limit, prompt, or pi-lodestone's forInjection, projectOnly, "
                         "minScore, topK: only the names, not its eval harness's defaults "
-                        "minScore 8, topK 5), now=… (importance), commit=SHA (codeledger); a "
+                        "minScore 8, topK 5), now=… (importance), commit=SHA (codeledger), "
+                        "chatLength=N (hybrid: the chat's length in messages, which its "
+                        "forgetting curve counts distance from; without it a typed query has "
+                        "no chat, every memory at its full importance); a "
                         "key the model does not read is refused; repeatable. Without it a "
                         "typed query takes the now and cwd every query of the dataset shares")
     p.add_argument("--top", type=whole(1), default=top,

@@ -673,9 +673,11 @@ def _say_fitted(pipe: Any) -> None:
 
 def _say_situation(pipe: Any, typed: bool) -> None:
     """On stderr, what the model took for the query's situation where it was not given: the
-    clock it ages by (rv2 5: `rank FILE` aged by the newest timestamp in the corpus and said
-    nothing, while the folder said the now its queries share)."""
-    for note in (_clock_note(pipe, typed),):
+    clock it ages by (rm 5: `rank FILE` aged by the newest timestamp in the corpus and said
+    nothing, while the folder said the now its queries share), and for hybrid on OpenVault
+    memories a typed query's chat (rm 3: none, so distance 0 and every memory at its full
+    base, while the breakdown said forgetting_curve: true)."""
+    for note in (_clock_note(pipe, typed), _chat_note(pipe, typed)):
         if note:
             say(note, file=sys.stderr)
 
@@ -713,6 +715,20 @@ def _clock_note(pipe: Any, typed: bool) -> str | None:
     how = ("--context now=DATE (ISO 8601) sets it" if typed
            else "a now in the query file, or -p now=DATE (ISO 8601), sets it")
     return f"note: {who} has {lacks}: it is scored as of {when(ms)}, {whence}; {how}"
+
+
+def _chat_note(pipe: Any, typed: bool) -> str | None:
+    """For hybrid, a typed query with no chat length on OpenVault memories: the forgetting
+    curve counts from a chat of 0 messages, every memory at distance 0 and its full base."""
+    if not typed or pipe.model.id != "hybrid":
+        return None
+    prep = pipe.prepared
+    if bool(prep.chat[0]) or not bool(prep.memory.any()):
+        return None
+    return ("note: the typed query has no chat, so its chat length is 0: every memory is at "
+            "distance 0 and its base is its full importance (the forgetting curve takes "
+            "nothing off); --context chatLength=N scores it as a chat N messages long, as a "
+            "contexts file's chatLength")
 
 
 def _bundle_json(pipe: Any) -> dict[str, Any]:
