@@ -24,7 +24,10 @@ def test_a_model_that_injects_counts_its_snippets(capsys: pytest.CaptureFixture[
     assert main(["sweep", str(SAMPLES / "decisions"), "-m", "decision-memory", "-s",
                  "inject_min_score", "--values", "5,8"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "estimated as pi-lodestone does: each injected snippet's characters" in out
+    assert ("estimated as pi-lodestone does: each injected snippet's characters, whitespace "
+            "collapsed, cut to inject_snippet_chars (search_snippet_chars for a search) "
+            "characters around the query's terms, each cut end marked '…', / 4") in out
+    assert "up to 180 characters" not in out  # dr1 5: the setting's length, not 180
 
 
 @pytest.mark.parametrize("judged", [True, False])
@@ -42,8 +45,10 @@ def test_eval_under_mode_search_glosses_what_each_search_returns(
     assert "tokens injected per query" not in out, out
     assert "each injected snippet's" not in out, out
     assert ("(injected_tokens: tokens each search returns (estimated as pi-lodestone does: "
-            "each returned snippet's characters, whitespace collapsed, up to 180 characters, "
-            "/ 4; nothing is injected))") in out, out
+            "each returned snippet's characters, whitespace collapsed, cut to "
+            "search_snippet_chars characters around the query's terms, each cut end marked "
+            "'…', / 4; nothing is injected))") in out, out
+    assert "up to 180 characters" not in out, out  # dr1 5: the setting's length, not 180
 
 
 @pytest.mark.parametrize("metrics", ["ndcg@10,injected_tokens", "injected_tokens,results"])
@@ -60,5 +65,6 @@ def test_sweep_under_mode_search_glosses_what_each_search_returns(
     assert "tokens injected per query" not in out, out
     assert "each injected snippet's" not in out, out
     assert ("tokens each search returns (estimated as pi-lodestone does: each returned "
-            "snippet's characters, whitespace collapsed, up to 180 characters, / 4; nothing "
-            "is injected)") in out, out
+            "snippet's characters, whitespace collapsed, cut to search_snippet_chars "
+            "characters around the query's terms, each cut end marked '…', / 4; nothing is "
+            "injected)") in out, out

@@ -10,14 +10,17 @@ metric exists:
 - `results`: how many results a query returns after the model's selection;
 - `empty`: 100 where a query returns nothing, else 0 (the mean is the share of queries, in %);
 - `injected_tokens`: the tokens its results would inject, ⌈Σ snippet length⌉ / 4
-  (pi-lodestone's estimate; snippet lengths from `diagnostics.excerpt_length`).
+  (pi-lodestone's estimate). Where the model shows snippets of its own (decision-memory's
+  scores carry `snippet_length(query, doc)`), each is the snippet it shows at the parameters
+  in use, as why-stats --live counts it; else each result's text as `diagnostics.
+  excerpt_length` estimates it (`snippet_chars`).
 
 None of them is better high or low: they are the cost side of a trade-off, never a "best".
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +32,8 @@ from workbench.core.engine import Model
 from workbench.core.ranking import Ranking, Scores, Selection, rank
 
 PerQuery = NDArray[np.float64]
+SnippetLength = Callable[[int, int], int]
+"""(query, doc) → the length of the snippet the model shows for that result"""
 
 FIGURES = ("results", "empty", "injected_tokens")  # labelled by metrics.metric_label
 # the parameters that decide how much a query returns (a model with one of them selects)
@@ -43,10 +48,19 @@ def selects(model: Model | None) -> bool:
 
 
 def snippet_chars(dataset: Dataset) -> PerQuery:
-    """float64 (D,): each document's snippet length, as `injected_tokens` counts it."""
+    """float64 (D,): each document's snippet length, as `injected_tokens` estimates it for a
+    model that shows no snippet of its own (`shown_lengths`)."""
     from workbench.core.diagnostics import excerpt_length
 
     return np.asarray([excerpt_length(d.text) for d in dataset.corpus], np.float64)
+
+
+def shown_lengths(scores: Scores | None) -> SnippetLength | None:
+    """The model's own snippet lengths, where its scores carry them (decision-memory's, cut
+    at its inject_snippet_chars or search_snippet_chars for each query's mode); None
+    where it shows none."""
+    found = getattr(scores, "snippet_length", None)
+    return found if callable(found) else None
 
 
 def returned(scores: Scores, selection: Selection) -> NDArray[np.int64]:
@@ -70,29 +84,35 @@ def of_result(name: str, result: Any, chars: PerQuery | None = None) -> PerQuery
     without a limit: 93.7 results a query on average read as 75.4 at depth 100) counts all of
     them; from the ranking alone where it was not selected."""
     selection = getattr(result, "selection", None)
+    lengths = shown_lengths(getattr(result, "scores", None))
     if selection is None:
-        return per_query(name, result.ranking, chars)
-    return per_query(name, result.ranking, chars, scores=result.scores, selection=selection)
+        return per_query(name, result.ranking, chars, lengths=lengths)
+    return per_query(name, result.ranking, chars, scores=result.scores, selection=selection,
+                     lengths=lengths)
 
 
 def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None, *,
-              scores: Scores | None = None, selection: Selection | None = None) -> PerQuery:
+              scores: Scores | None = None, selection: Selection | None = None,
+              lengths: SnippetLength | None = None) -> PerQuery:
     """Figure `name` for every query of `ranking` (`chars`: `snippet_chars`, needed for
-    `injected_tokens`). With `scores` and the `selection` the ranking was cut by, what each
+    `injected_tokens` unless `lengths` gives the model's own snippet lengths,
+    `shown_lengths`). With `scores` and the `selection` the ranking was cut by, what each
     query returns in all, past the ranking's depth too. KeyError for a name that is not one
     of FIGURES."""
     count = np.asarray(ranking.count, np.int64)
+    if name == "injected_tokens" and chars is None and lengths is None:
+        raise ValueError("injected_tokens needs the documents' snippet lengths")
     if scores is not None and selection is not None:
         full = returned(scores, selection)
         if name == "injected_tokens" and (full > count).any():
-            if chars is None:
-                raise ValueError("injected_tokens needs the documents' snippet lengths")
             if selection.limit is None and selection.offset == 0:  # every eligible pair
                 ok = (scores.gate == 0) & np.isfinite(scores.total)
                 if selection.min_score is not None:
                     with np.errstate(invalid="ignore"):
                         ok &= scores.total >= selection.min_score
-                total = np.bincount(scores.pair_query()[ok], weights=chars[scores.docs[ok]],
+                queries = scores.pair_query()[ok]
+                total = np.bincount(queries, weights=_lengths(queries, scores.docs[ok], chars,
+                                                              lengths),
                                     minlength=scores.n_queries)
                 return np.asarray(np.floor(total / 4 + 0.5), np.float64)
             ranking = rank(scores, int(full.max(initial=0)), selection)  # deep enough
@@ -102,13 +122,24 @@ def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None, *,
     if name == "empty":
         return np.where(count == 0, 100.0, 0.0)
     if name == "injected_tokens":
-        if chars is None:
-            raise ValueError("injected_tokens needs the documents' snippet lengths")
         docs = ranking.docs
         real = np.arange(docs.shape[1])[None, :] < count[:, None]
-        total = np.where(real, chars[np.maximum(docs, 0)], 0.0).sum(axis=1)
+        queries = np.broadcast_to(np.arange(docs.shape[0])[:, None], docs.shape)
+        total = np.bincount(queries[real], weights=_lengths(queries[real], docs[real], chars,
+                                                            lengths),
+                            minlength=docs.shape[0])
         return np.asarray(np.floor(total / 4 + 0.5), np.float64)
     raise KeyError(name)
+
+
+def _lengths(queries: NDArray[np.integer[Any]], docs: NDArray[np.integer[Any]],
+             chars: PerQuery | None, lengths: SnippetLength | None) -> PerQuery:
+    """float64 (n,): the snippet length of each result (queries[i], docs[i])."""
+    if lengths is not None:
+        return np.asarray([lengths(int(q), int(d)) for q, d in zip(queries, docs, strict=True)],
+                          np.float64)
+    assert chars is not None
+    return np.asarray(chars[docs], np.float64)
 
 
 def tokens_gloss(model: Any, searches_only: bool = False) -> str:
@@ -117,15 +148,24 @@ def tokens_gloss(model: Any, searches_only: bool = False) -> str:
     vault-search) is told what stands in for one (it had been "snippet characters" of models
     that have none). eval, sweep, compare and the report say the same (dr5 2). With
     `searches_only` (every query a manual search), what each search returns, as why-stats
-    says it (dr7 4: "tokens injected per query" had stood under "none is injected")."""
-    how = "whitespace collapsed, up to 180 characters, / 4"
+    says it (dr7 4: "tokens injected per query" had stood under "none is injected"). A model
+    that shows snippets is told which parameter cuts them (dr1 5: it had said "up to 180
+    characters" whatever inject_snippet_chars or search_snippet_chars was)."""
+    if not hasattr(model, "injections"):
+        how = "whitespace collapsed, up to 180 characters, / 4"
+        if searches_only:
+            return (f"tokens each search returns (estimated as pi-lodestone does: each "
+                    f"returned result's text {how}; nothing is injected)")
+        return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would "
+                f"inject these results, each result's text {how}")
+    cut = ("whitespace collapsed, cut to {} characters around the query's terms, each cut "
+           "end marked '…', / 4")
     if searches_only:
         return (f"tokens each search returns (estimated as pi-lodestone does: each returned "
-                f"snippet's characters, {how}; nothing is injected)")
-    if hasattr(model, "injections"):
-        return f"estimated as pi-lodestone does: each injected snippet's characters, {how}"
-    return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would inject "
-            f"these results, each result's text {how}")
+                f"snippet's characters, {cut.format('search_snippet_chars')}; nothing is "
+                f"injected)")
+    return ("estimated as pi-lodestone does: each injected snippet's characters, "
+            + cut.format("inject_snippet_chars (search_snippet_chars for a search)"))
 
 
 def means(names: Sequence[str], result: Any, chars: PerQuery | None = None

@@ -11,7 +11,8 @@ turn, as eval counts them: `Evaluator`), so that a fold is a mask and costs noth
 - `cases`: 1 where a pi-lodestone eval case passes (every expected id in its top K, no
   forbidden one), 0 where it fails — the mean is the pass rate, × cases the pass count;
 - `injected_tokens`: the tokens a turn injects, ⌈Σ snippet length⌉ / 4 over the selected
-  results (pi-lodestone's estimate, its snippet lengths from `diagnostics.excerpt_length`);
+  results (pi-lodestone's estimate; the snippets the model shows at the trial's parameters
+  where it shows any, else `diagnostics.excerpt_length`: `selection_figures`);
 - `results`: how many results a query returns after the model's selection (minimised).
 """
 

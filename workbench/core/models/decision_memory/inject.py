@@ -3,16 +3,21 @@ injection, the exact memory block the agent receives and the turn's log record.
 
 The snippet is `excerpt(decision text, the searched query, n)`: the searched query is what
 `search()` was given (a prompt's compact query, else the query as written), n the search or
-injection snippet length of the query's mode.
+injection snippet length of the query's mode. `ShownScores` carries that snippet's length for
+any (query, decision), so that the injected_tokens figure counts the snippets the original
+would show at the parameters in use (it had cut every text at 180 characters, whatever
+inject_snippet_chars and search_snippet_chars said; dr1 5).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from workbench.core.data import Dataset
+from workbench.core.engine import Scores
 from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.excerpt import excerpt, memory_block, units
 from workbench.core.models.decision_memory.queries import record_of
@@ -45,6 +50,32 @@ def snippet_chars(live: Live, query: int, params: Params) -> int:
 def snippet(live: Live, dataset: Dataset, query: int, doc: int, params: Params) -> str:
     return excerpt(dataset.corpus[doc].text, live.prep.specs[query].text,
                    snippet_chars(live, query, params))
+
+
+@dataclass(frozen=True)
+class ShownScores(Scores):
+    """`Scores` with `snippet_length(query, doc)`: the length (UTF-16 units, the ellipsis
+    marks included) of the snippet the original shows for that decision in that query's
+    search, cut at the query's mode's snippet length (`snippet`)."""
+
+    snippet_length: Callable[[int, int], int] | None = None
+
+
+def shown_scores(scores: Scores, live: Live, params: Params) -> ShownScores:
+    """`scores` with the snippet lengths of this tick's parameters (each computed when first
+    asked for: a figure needs only the selected results')."""
+    texts, specs = live.prep.texts, live.prep.specs
+    limits = [snippet_chars(live, q, params) for q in range(len(specs))]
+    known: dict[tuple[int, int], int] = {}
+
+    def length(query: int, doc: int) -> int:
+        key = (query, doc)
+        if key not in known:
+            known[key] = units(excerpt(texts[doc], specs[query].text, limits[query]))
+        return known[key]
+
+    return ShownScores(**{f.name: getattr(scores, f.name) for f in fields(scores)},
+                       snippet_length=length)
 
 
 def selected(live: Live, query: int) -> list[int]:

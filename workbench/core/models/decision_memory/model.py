@@ -22,7 +22,12 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selectio
 from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair, explain_query
-from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
+from workbench.core.models.decision_memory.inject import (
+    Injection,
+    injection_view,
+    shown_scores,
+    snippet,
+)
 from workbench.core.models.decision_memory.params import (
     FORCED_INJECTION,
     FORCED_SEARCH,
@@ -64,7 +69,9 @@ class DecisionMemoryModel(Model):
     description = ("pi-lodestone's lexical decision scoring: location-weighted token matches "
                    "with IDF-style weights, injection gates, locality, flag, usage and age "
                    "bonuses; integer scores.")
-    version = "3"  # 3: prepared rows carry candidate order and cwd membership
+    # 3: prepared rows carry candidate order and cwd membership; 4: the decisions' texts, which
+    # the figures' snippet lengths are cut from
+    version = "4"
     schema = SCHEMA
     signals = SIGNALS
     # signal → the prepare-stage values it is computed from (a mover's settings name them
@@ -87,7 +94,8 @@ class DecisionMemoryModel(Model):
         return Live(prep, params)
 
     def combine(self, prepared: Any, params: Params) -> Scores:
-        return self.live(prepared, params).scores(self.signal_names)
+        live = self.live(prepared, params)
+        return shown_scores(live.scores(self.signal_names), live, params)
 
     def selection_params(self, params: Params) -> Selection:
         """Min score and limit are gated per query in combine (each query has its mode, and

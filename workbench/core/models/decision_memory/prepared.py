@@ -110,6 +110,7 @@ class DecisionMemoryPrepared:
     q_cwd: I64
     cwd_member: B
     disabled_file: tuple[str, ...] = ()  # the folder's settings.json disabledProjects
+    texts: tuple[str, ...] = ()  # each decision's text, whole: what its snippet is cut from
 
     def pair(self, query: int, doc: int) -> int | None:
         lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
@@ -276,4 +277,5 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
         q_limit=np.asarray([s.limit for s in specs], np.int64),
         doc_order=builder.order, q_cwd=np.asarray([cwds[s.cwd] for s in specs], np.int64),
         cwd_member=member,
-        disabled_file=disabled_projects(dict(dataset.settings)))
+        disabled_file=disabled_projects(dict(dataset.settings)),
+        texts=tuple(d.text for d in dataset.corpus))
