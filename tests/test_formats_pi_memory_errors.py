@@ -270,3 +270,68 @@ def test_a_settings_folder_is_said(tmp_path: Path) -> None:
     assert "a folder, where pi-lodestone keeps its settings file" in str(info.value)
     (folder / "settings.json").rmdir()  # absent: no settings, as the original reads none
     assert len(load_dataset(folder).corpus) == 1
+
+
+# records as another tool writes them: no cwd, project or source (found in rv 52, item 1)
+UNSOURCED = [{"id": "a-1", "title": "Use PgBouncer", "text": "connection pooling",
+              "tags": ["decision"], "createdAt": "2026-03-01T00:00:00.000Z"},
+             {"id": "b-1", "title": "Use PgBouncer", "text": "connection pooling",
+              "tags": ["decision"], "createdAt": "2026-03-04T08:00:00.000Z"}]
+
+
+def test_a_decisions_file_none_of_whose_records_loads_names_the_first_and_its_field(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every record left out: the error named line 1's field 'id' and "empty file", though
+    the file holds two records, each left out for its missing source."""
+    from workbench.cli import main
+
+    folder = tmp_path / "dmx"
+    folder.mkdir()
+    path = folder / "decisions.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in UNSOURCED) + "\n", encoding="utf-8")
+    from workbench.core.formats import load_dataset
+
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder, skipped=[])
+    err, msg = info.value, str(info.value)
+    assert (err.path, err.line, err.field) == (str(path), 1, "source"), msg
+    assert msg.startswith(f"{path}:1: field 'source': missing: no record loads (2 of 2 "
+                          "records fail on 'source')"), msg
+    assert "line 1 lacks source, cwd and project" in msg and "empty file" not in msg
+    assert main(["rank", str(folder), "-m", "decision-memory", "-q", "pgbouncer pooling"]) == 2
+    said = capsys.readouterr().err
+    assert f"{path}:1: field 'source': missing: no record loads" in said
+    assert "Traceback" not in said
+    # lines that are no JSON at all: the first named, with how many there are
+    path.write_text("{broken\n\n[1]\n", encoding="utf-8")
+    raises(lambda p: load_dataset(p.parent, skipped=[]), path, 1, "json",
+           "no record loads (2 of 2 records fail on this)")
+    # one record readable: it loads, the other is said with its line and field
+    path.write_text(json.dumps(UNSOURCED[0]) + "\n" + json.dumps(GOOD) + "\n",
+                    encoding="utf-8")
+    skipped: list[FormatError] = []
+    assert load_dataset(folder, skipped=skipped).corpus.ids == ["a"]
+    assert [(e.line, e.field) for e in skipped if "left out" in str(e)] == [(1, "source")]
+
+
+def test_the_same_records_named_otherwise_are_said_to_be_read_as_plain_documents(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Named decisions.jsonl they are refused; named otherwise they loaded as plain documents
+    with no word, decision-memory scoring them as records without a source."""
+    from workbench.cli import main
+    from workbench.core.formats import load_dataset
+
+    other = tmp_path / "other.jsonl"
+    other.write_text("\n".join(json.dumps(r) for r in UNSOURCED) + "\n", encoding="utf-8")
+    dataset = load_dataset(other, skipped=[])
+    assert dataset.corpus.ids == ["a-1", "b-1"]
+    note = str(dataset.settings["read_as_documents"])
+    assert note.startswith("other.jsonl is read as plain documents") and \
+        "its first record has createdAt but no source or cwd" in note, note
+    assert main(["rank", str(other), "-m", "decision-memory", "-q", "pgbouncer pooling"]) == 0
+    assert "note: other.jsonl is read as plain documents" in capsys.readouterr().err
+    # documents without a decision's keys: nothing to say
+    plain = tmp_path / "docs.jsonl"
+    plain.write_text(json.dumps({"id": "d", "title": "t", "text": "x", "source": "web"})
+                     + "\n", encoding="utf-8")
+    assert "read_as_documents" not in load_dataset(plain, skipped=[]).settings

@@ -83,6 +83,9 @@ def load_data(args: argparse.Namespace) -> Dataset:
         say(f"warning: {line}", file=sys.stderr)
     from workbench.core.formats.openvault_memories import load_note
 
+    read_as = dataset.settings.get("read_as_documents")  # formats.auto.READ_AS_DOCUMENTS
+    if read_as:  # the file's name chose its format: records named otherwise are refused
+        say(f"note: {read_as}", file=sys.stderr)
     note = load_note(dataset.corpus)  # memories without a summary, read as empty text
     if note:
         say(f"note: {note}", file=sys.stderr)

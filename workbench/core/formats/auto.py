@@ -53,6 +53,8 @@ from workbench.core.formats.openvault import (
 from workbench.core.formats.pi_memory import (
     DECISIONS_FILE,
     INJECTIONS_FILE,
+    SIGNATURE,
+    and_list,
     first_record,
     is_decisions_file,
     is_pi_memory_folder,
@@ -104,6 +106,8 @@ PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not 
 VAULT_SHARDS_SKIPPED = "vault_shards_skipped"  # [shards, notes, documents, why, bar] of a vault
 # [notes, documents, bar] of a Pyserini folder whose Markdown, outnumbered, was skipped
 PYSERINI_NOTES_OUTNUMBERED = "pyserini_notes_outnumbered"
+# what a .jsonl of decision-like records, not named decisions.jsonl, is read as (a note)
+READ_AS_DOCUMENTS = "read_as_documents"
 TREC_NOT_UTF8 = "trec_not_utf8"  # [file, bytes not UTF-8, line of the first] of TREC files
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -484,6 +488,9 @@ def _load_dataset(
         corpus = read_decisions(path, name=name, skipped=skipped)
     elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
         corpus = read_documents(path, name=name)
+        said = decision_lookalike(path)
+        if said:
+            settings = {**settings, READ_AS_DOCUMENTS: said}
     else:
         _refuse_the_wrong_kind(path)
         _refuse_topics_as_documents(path)
@@ -515,6 +522,29 @@ def _load_dataset(
     judged = judged_subset(query_set, judgments)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=judgments, source=str(path),
                    settings=settings, unjudged_left_out=len(query_set) - len(judged))
+
+
+def decision_lookalike(path: Path) -> str | None:
+    """What a .jsonl file read as plain documents is read as, where its first record has keys
+    of a pi-lodestone decision record (createdAt, source, cwd, project) but not all that tell
+    one: the same records named decisions.jsonl are read as decisions, so the name chose."""
+    if path.suffix.lower() != ".jsonl":
+        return None
+    first = first_record(path)
+    if first is None:
+        return None
+    has = [k for k in ("createdAt", "source", "cwd", "project") if k in first]
+    # a dated title and text, or two of these keys (a "source" alone is many corpora's field)
+    dated_text = has == ["createdAt"] and "title" in first and "text" in first
+    if not (len(has) > 1 or dated_text):
+        return None
+    lacks = [str(k) for k in SIGNATURE if k not in first]
+    return (f"{path.name} is read as plain documents (id, title, text, tags; its other keys "
+            f"kept as metadata), not as pi-lodestone decisions: its first record has "
+            f"{and_list(has)} but no {and_list(lacks, 'or')}. decision-memory scores such a record "
+            "as one with no source (not manual) and no cwd or project (no locality bonus); "
+            f"named {DECISIONS_FILE}, the file is read as decisions, and a record without a "
+            "source is left out")
 
 
 def refuse_unreadable(path: StrPath) -> None:

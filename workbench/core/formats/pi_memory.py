@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,8 @@ NULLABLE_STR = ("updatedAt", "kbPath", "supersededBy")
 STR_LISTS = ("supersedes", "conflictsWith")
 # keys that identify a line as a decision record (the sniffing in formats.auto)
 SIGNATURE = ("createdAt", "source", "title", "text", "cwd")
+# the fields of a record pi-lodestone writes that name what it is (an error lists those lacking)
+WRITTEN = ("id", "createdAt", "source", "title", "text", "cwd", "project")
 
 
 class DecisionKept(FormatError):
@@ -134,7 +136,8 @@ def read_decisions(path: StrPath, *, name: str | None = None,
     without a readable createdAt loads with no age, a second record of an id loads under the
     id `id@line` (`DecisionKept`: the original loads them, its search scores both); a record
     with a field of the wrong type is left out (`DecisionSkipped`: the original would load
-    it)."""
+    it). Where no record loads, one error names the first left out, its field and how many
+    fail so (`none_loaded`)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
@@ -147,7 +150,10 @@ def read_decisions(path: StrPath, *, name: str | None = None,
         skipped.append(DecisionKept(path, f"{err.message}: read with U+FFFD in place of each "
                                     "bad sequence, as Node reads the file (the record loads)",
                                     line=err.line, field="encoding"))
+    left_out: list[tuple[FormatError, dict[str, Any] | None]] = []  # each record not loaded
+    records = 0
     for line, text in numbered_lines(content):
+        records += 1
         surrogates: list[tuple[str, str]] = []
         try:
             obj = parse_json_object(text, path, line, None if skipped is None else surrogates)
@@ -155,6 +161,7 @@ def read_decisions(path: StrPath, *, name: str | None = None,
             if skipped is None:
                 raise
             skipped.append(err)  # no JSON object: skipped by the original too
+            left_out.append((err, None))
             continue
         try:
             doc = decision_document(obj, path, line)
@@ -165,6 +172,7 @@ def read_decisions(path: StrPath, *, name: str | None = None,
                 skipped.append(DecisionSkipped(
                     path, f"{err.message}: left out here (pi-lodestone would load it)",
                     line=line, field=err.field))
+                left_out.append((err, obj))
                 continue
             doc = decision_document(obj, path, line, any_created=True)
             skipped.append(DecisionKept(path, f"{err.message}: loaded with no age, as "
@@ -197,9 +205,34 @@ def read_decisions(path: StrPath, *, name: str | None = None,
                 "loads the record (the same tokens and lengths)", line=line, field=field))
         seen.setdefault(doc.id, line)
         docs.append(doc)
+    if not docs and left_out:
+        raise none_loaded(path, left_out, records)
     if not docs:
         raise empty_file(path, "decision", "id")
     return Corpus(docs, name=name or path.stem)
+
+
+def none_loaded(path: Path, left_out: list[tuple[FormatError, dict[str, Any] | None]],
+                records: int) -> FormatError:
+    """The error of a decisions file none of whose records loads: its first bad line and
+    field, how many records fail the same way, and the fields a decision record needs (a
+    file of other records, read as decisions for its name, had said "empty file")."""
+    first, obj = left_out[0]
+    same = sum(1 for err, _ in left_out if err.field == first.field)
+    count = (f"{same} of {records} record{'' if records == 1 else 's'} fail on "
+             f"{'this' if first.field == 'json' else repr(first.field)}")
+    if obj is None:  # no JSON object on the line
+        return FormatError(path, f"{first.message}; no record loads ({count})",
+                           line=first.line, field=first.field)
+    lacking = [k for k in WRITTEN if k not in obj]
+    also = f" (line {first.line} lacks {and_list(lacking)})" if lacking else ""
+    return FormatError(
+        path, f"{first.message}: no record loads ({count}). A pi-lodestone decision record "
+        "needs id, createdAt (an ISO date), source (manual, extracted or turn), title and "
+        f"text, and carries cwd and project{also}: give each record these fields, or, if "
+        "these are no pi-lodestone decisions, give the file another name to read it as plain "
+        "documents",
+        line=first.line, field=first.field)
 
 
 def parse_json_object(text: str, path: Path, line: int,
@@ -231,6 +264,11 @@ def lone_surrogate_text(escape: str) -> str:
     """What a lone surrogate escape is ("\\ud83d")."""
     return (f"a lone surrogate escape {escape} (half of a character cut in two, as "
             "JavaScript's slice leaves an emoji)")
+
+
+def and_list(items: Sequence[str], word: str = "and") -> str:
+    """"a", "a and b", "a, b and c" (or `word` for "and")."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
 def first_record(path: Path) -> dict[str, Any] | None:
