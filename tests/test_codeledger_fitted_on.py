@@ -64,3 +64,16 @@ def test_another_repository_has_no_note(tmp_path: Path,
     assert main(["rank", "--repo", str(other), "--task", "rate limit", "--model",
                  "codeledger"]) == 0
     assert "defaults were fitted on" not in capsys.readouterr().err
+
+
+def test_eval_says_a_fitted_history(capsys: pytest.CaptureFixture[str]) -> None:
+    """eval on a history the defaults were fitted on said nothing, so its figure over tasks
+    of that history read as an unseen test (rv2 4, eval part)."""
+    from tests.conftest import SAMPLES
+
+    folder = SAMPLES / "code-repo"  # built into the sample's repository, head 95ec20ac97
+    assert main(["eval", str(folder), "-m", "codeledger", "--metrics", "r@10"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"note: codeledger's {NOTE} (code-repo sample: the older half" in err
+    assert main(["eval", str(folder), "-m", "codeledger-document", "--metrics", "r@10"]) == 0
+    assert NOTE not in " ".join(capsys.readouterr().err.split())

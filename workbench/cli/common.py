@@ -92,6 +92,20 @@ def load_data(args: argparse.Namespace) -> Dataset:
     return dataset
 
 
+def say_fitted(model: Any, dataset: Dataset) -> None:
+    """On stderr, where the dataset is a repository whose history the model's defaults were
+    fitted on (`Model.fitted_on`): its tasks up to there are no unseen test of them (rv2 4).
+    rank, explain and eval say it; compare would call it once per model it runs."""
+    histories = getattr(model, "fitted_on", ())
+    if not histories:
+        return
+    from workbench.core.models.codeledger.fitted_on import fitted_note
+
+    note = fitted_note(dataset.source, model.id, histories)
+    if note:
+        say(note, file=sys.stderr)
+
+
 def topic_field_read(args: argparse.Namespace) -> str | None:
     """--topic-field, refused where no TREC topic file is given to read it from (it was
     ignored)."""

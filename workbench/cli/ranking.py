@@ -27,6 +27,7 @@ from workbench.cli.common import (
     model_and_params,
     one_query,
     pipeline,
+    say_fitted,
 )
 from workbench.core import engine
 from workbench.core.data import display_title
@@ -243,7 +244,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     dataset = one_query(args, load_data(args))
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
-    _say_fitted(pipe)
+    say_fitted(pipe.model, pipe.dataset)
     _say_situation(pipe, typed=args.query is not None and dataset.queries.name == TYPED)
     rows = _ranked_rows(pipe, args.top)
     shown = _shown(pipe)
@@ -439,7 +440,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     dataset = one_query(args, load_data(args))
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
-    _say_fitted(pipe)
+    say_fitted(pipe.model, pipe.dataset)
     _say_situation(pipe, typed=args.query is not None and dataset.queries.name == TYPED)
     if args.format == "json":
         out = _explain_json(pipe, args.top)
@@ -656,19 +657,6 @@ def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
     if gated:
         out["gated"] = gated
     return out
-
-
-def _say_fitted(pipe: Any) -> None:
-    """On stderr, where the repository is a history the model's defaults were fitted on
-    (`Model.fitted_on`): its tasks up to there are no unseen test of them (rv2 4)."""
-    histories = getattr(pipe.model, "fitted_on", ())
-    if not histories:
-        return
-    from workbench.core.models.codeledger.fitted_on import fitted_note
-
-    note = fitted_note(pipe.dataset.source, pipe.model.id, histories)
-    if note:
-        say(note, file=sys.stderr)
 
 
 def _say_situation(pipe: Any, typed: bool) -> None:

@@ -22,6 +22,7 @@ from workbench.cli.common import (
     metric_list,
     model_and_params,
     pipeline,
+    say_fitted,
 )
 from workbench.cli.evaluate.counted import (
     NOT_COUNTED,
@@ -122,6 +123,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             notes.append(f"-p changes {', '.join(changed)} from {Path(args.params).name!r}: "
                          "tune's held-out figures were of the file's values, not these")
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    say_fitted(model, dataset)  # a figure on tasks the defaults were fitted on (rv2 4)
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
