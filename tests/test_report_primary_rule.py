@@ -17,7 +17,7 @@ from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.tuned_on import TunedOn
 from workbench.report.html import html_report
-from workbench.report.pairs import pair_summary, pairs
+from workbench.report.pairs import pair_note, pair_summary, pairs
 from workbench.report.text import markdown, summary_lines
 
 # bm25 on tea-beir, k1 0.3 and b 0: ndcg@10 0.6300 → 0.5850 against the defaults, 25
@@ -157,3 +157,35 @@ def test_length_is_blamed_only_where_the_metric_reads_past_the_short_list() -> N
     # length on nDCG@10)
     page = html_report(comp)
     assert "In short" in page and "Part of the difference is length" not in page
+
+
+def test_a_tuned_pair_is_judged_on_the_metric_it_was_tuned_for() -> None:
+    # review rc 3: In short and Every pair had judged codeledger against its tuned run on
+    # bundle_recall (worse) while tune had tested ndcg@10 (better). Here tuned's record names
+    # mrr@10, not the headline ndcg@10: 0.8204 → 0.7694 on tea-beir, 1 better and 4 worse
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("tuned", model.schema.resolve(TUNED)),
+               Configuration("other", model.schema.resolve(OTHERS[0]))]
+    comp = compare_configurations(model, ds, configs, n_resamples=2000)
+    row = next(r for r in comp.rows if r.metric == "mrr@10")
+    comp.tuned["tuned"] = TunedOn("tea-beir", "split", (), "mrr@10", row.means[0],
+                                  row.means[1], row.p_values[1], 25,
+                                  start="the model's defaults")
+    lines = summary_lines(comp)
+    assert lines[0].startswith("tuned against defaults: mrr@10 0.8204 → 0.7694 (−0.0510) "
+                               "over 25 queries, 1 better and 4 worse")
+    # said once: no second line for the primary comparison on another metric
+    assert sum("tuned against defaults" in line for line in lines) == 1
+    assert lines[1].startswith("other against defaults: ndcg@10 ")  # no record: headline
+    found = pairs(comp)
+    assert [(f.a, f.b, f.metric) for f in found.found] == [
+        (0, 1, "mrr@10"), (0, 2, "ndcg@10"), (1, 2, "mrr@10")]
+    text = pair_summary(comp, found)
+    assert text.startswith("Every pair, each on one metric (mrr@10 where a side was tuned for "
+                           "it, else the first quality metric both have: ndcg@10):")
+    assert "metric both have (" not in text
+    note = pair_note(comp, found)
+    assert note.startswith("Each pair on one metric (mrr@10 where a side was tuned for it, "
+                           "else the first quality metric both have: ndcg@10), over the 25 ")

@@ -1,6 +1,6 @@
-"""Every pair of a comparison's configurations, each set against the other on the metric both
-have (`text.headline_metric` of the pair), with a paired test and Holm's adjustment over the
-pairs tested.
+"""Every pair of a comparison's configurations, each set against the other on one metric
+(`pair_metric`: the one tune tuned a side for, else the pair's headline), with a paired test
+and Holm's adjustment over the pairs tested.
 
 The metric table sets each configuration against the first only. With three or more, "is the
 tuned hybrid better than dense?" is a question about two that are not the first; and among
@@ -43,6 +43,7 @@ from workbench.report.text import (
     singular,
 )
 from workbench.report.text.chance import _family, holm_p, primary
+from workbench.report.text.headline import tuned_for
 
 # below this many configurations the metric table already holds every pair; above the most,
 # every pair is too many to read or to test (66 pairs at 12)
@@ -110,8 +111,8 @@ class Pairs:
 
 
 def pairs(comp: Comparison) -> Pairs:
-    """Every pair of configurations (in their order: 0–1, 0–2, …, 1–2, …) on the metric the
-    two both have (`pair_metric`); empty with fewer than three configurations or without
+    """Every pair of configurations (in their order: 0–1, 0–2, …, 1–2, …) on the pair's
+    metric (`pair_metric`); empty with fewer than three configurations or without
     judgments. The means are the metric table's, over the queries it counts."""
     n = len(comp.configs)
     if n < PAIRS_FROM or not comp.rows:
@@ -176,11 +177,17 @@ def pairs(comp: Comparison) -> Pairs:
 
 
 def pair_metric(comp: Comparison, a: int, b: int) -> str:
-    """The metric a pair is set against each other on: the headline the two both have
-    (`headline_metric`); where no query moved on it between them, the first of the table's
-    quality metrics both have that one moved on (codeledger settings that differ only in
-    what fills a bundle leave its recall level and move its precision), as the per-query
-    chart picks its metric. "" where they have no quality metric in common."""
+    """The metric a pair is set against each other on: the one tune tuned a side for, as its
+    `[tuned]` record names it (`tuned_for`: rc 3, the pair tune tested had been judged on
+    bundle_recall, the opposite way to tune's own verdict on ndcg@10), moved or not; else the
+    headline the two both have (`headline_metric`); where no query moved on that between
+    them, the first of the table's quality metrics both have that one moved on (codeledger
+    settings that differ only in what fills a bundle leave its recall level and move its
+    precision), as the per-query chart picks its metric. "" where they have no quality
+    metric in common."""
+    tuned = tuned_for(comp, a, b)
+    if tuned:
+        return tuned
     headline = headline_metric(comp, b, a)
     if not headline:
         return ""
@@ -202,6 +209,28 @@ def pair_metric(comp: Comparison, a: int, b: int) -> str:
         if moved(r.metric):
             return r.metric
     return headline
+
+
+def metric_rule(comp: Comparison, found: Pairs, label: Callable[[str], str] = str) -> str:
+    """How the pairs' metrics were chosen, only the reasons that apply, in the order
+    `pair_metric` tries them: "ndcg@10 where a side was tuned for it, else the first quality
+    metric both have: r@10" (rc 3: "the metric both have" where both had several)."""
+    why: dict[str, list[str]] = {}
+    for f in found.found:
+        reason = ("tuned" if tuned_for(comp, f.a, f.b) == f.metric
+                  else "moved" if f.metric != headline_metric(comp, f.b, f.a)
+                  else "bundle" if f.metric == "bundle_recall" else "first")
+        metrics = why.setdefault(reason, [])
+        if f.metric not in metrics:
+            metrics.append(f.metric)
+    one = singular(nouns(comp)[1])
+    words = {"tuned": "{} where a side was tuned for it",
+             "bundle": "{} where both select bundles",
+             "first": "the first quality metric both have: {}",
+             "moved": f"the first quality metric both have that a {one} moved on: {{}}"}
+    said = [words[r].format(_and([label(m) for m in why[r]]))
+            for r in ("tuned", "bundle", "first", "moved") if r in why]
+    return ", else ".join(said)
 
 
 def holm(p_values: list[float | None]) -> list[float | None]:
@@ -254,11 +283,13 @@ def _plus(x: float) -> str:
     return minus_text(x).replace("−", "-")
 
 
-def pair_note(comp: Comparison) -> str:
-    """What the pair table's columns are, with the queries it counts."""
+def pair_note(comp: Comparison, found: Pairs | None = None) -> str:
+    """What the pair table's columns are, with the queries it counts and how each pair's
+    metric was chosen (`found`: the pairs shown, found again where not given)."""
     counted = int(comp.counted.sum())
     queries = nouns(comp)[1]
-    return (f"Each pair on the metric both have, over the {counted:,} {queries} the metric "
+    rule = metric_rule(comp, pairs(comp) if found is None else found)
+    return (f"Each pair on one metric ({rule}), over the {counted:,} {queries} the metric "
             "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
             "the two; Holm p: that p after Holm's adjustment (the k-th smallest of m times "
             "m − k + 1) over the side looks shown: for a pair with the first, the metric "
@@ -285,7 +316,7 @@ def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = st
     queries = nouns(comp)[1]
     metrics = list(dict.fromkeys(f.metric for f in found.found))
     on = (f" on {label(metrics[0])}" if len(metrics) == 1
-          else f", each on the metric both have ({_and([label(m) for m in metrics])})")
+          else f", each on one metric ({metric_rule(comp, found, label)})")
     counted = (f" over the {int(comp.counted.sum()):,} {queries} counted"
                if comp.set_aside else "")
     tested = found.tested

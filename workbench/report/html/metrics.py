@@ -124,7 +124,7 @@ def _pairs(comp: Comparison, found: Pairs) -> str:
     return ('<section id="pairs"><h2>Every pair</h2>' + summary
             + f'<div class="wide"><table id="pair-table"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>'
-            f'<p class="note">{escape(pair_note(comp))}. B − A is coloured only where the '
+            f'<p class="note">{escape(pair_note(comp, found))}. B − A is coloured only where the '
             "pair differs beyond chance.</p></section>")
 
 

@@ -96,7 +96,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         if found.found:
             header, rows = pair_table(comp, found, minus=True, star=True)
             lines += ["", *_md_table(header, rows, numeric_from=3), "",
-                      md(pair_note(comp) + ". ★: Holm p below 0.05, a difference beyond "
+                      md(pair_note(comp, found) + ". ★: Holm p below 0.05, a difference beyond "
                          "chance by the rule under Metrics.")]
     header, rows = agreement_table(comp, k)
     lines += ["", f"## How alike the rankings are (top {k})", "",

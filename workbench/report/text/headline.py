@@ -109,7 +109,11 @@ def headline_metric(comp: Comparison, i: int | None = None, j: int = 0) -> str:
     coverage); "" without one. Of the metrics every configuration has (bm25 beside
     codeledger has no bundle), or with `i`, those configurations j (the first by default)
     and i both have (the pair of codeledger and its preset speaks of bundles beside bm25
-    too)."""
+    too); a pair with a tuned side, on the metric tune tuned it for (`tuned_for`: rc 3,
+    In short had judged the pair tune tested on bundle_recall, beside tune's own verdict on
+    ndcg@10)."""
+    if i is not None and (tuned := tuned_for(comp, j, i)):
+        return tuned
     pair = range(len(comp.configs)) if i is None else (j, i)
     metrics = [r.metric for r in comp.rows
                if not any(math.isnan(r.means[j]) for j in pair if j < len(r.means))]
@@ -119,6 +123,21 @@ def headline_metric(comp: Comparison, i: int | None = None, j: int = 0) -> str:
         if not is_count(m) and not m.startswith("judged@"):
             return m
     return ""
+
+
+def tuned_for(comp: Comparison, a: int, b: int) -> str:
+    """The metric configuration a or b was tuned for, as its `[tuned]` record names it,
+    where the table has it for both; "" where neither carries a record, the two were tuned
+    for different metrics, or either has no figure on it."""
+    named = {str(getattr(comp.tuned.get(comp.configs[j].name), "metric", "") or "")
+             for j in (a, b)} - {""}
+    if len(named) != 1:
+        return ""
+    metric = named.pop()
+    row = next((r for r in comp.rows if r.metric == metric), None)
+    if row is None or any(math.isnan(row.means[j]) for j in (a, b)):
+        return ""
+    return metric
 
 
 def chart_metric(comp: Comparison) -> str:
