@@ -7,7 +7,7 @@ import numpy as np
 
 from workbench.core.comparison import Comparison, MetricRow
 from workbench.report.text.compared import nouns, singular, trained_pair
-from workbench.report.text.lengths import _cutoff, _lengths_text
+from workbench.report.text.lengths import _cutoff, _lengths_text, _on_queries
 from workbench.report.text.numbers import p_text, pair_texts
 
 
@@ -18,8 +18,26 @@ def _shorter_lists(comp: Comparison, i: int, metric: str) -> str:
     the top 10, so a list of 66 against 100 is none of its difference; review rb, 3)."""
     if not comp.cut_short(i) or comp.same_order(i) or not _reads_past(comp, i, metric):
         return ""
-    return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
-        "under Metrics)."
+    cut = _cutoff(metric)
+    if cut is None:
+        return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
+            "under Metrics)."
+    # only the lists shorter than the metric's depth count (rc 6: "bm25 on 50" of 51 tasks
+    # had been said of r@10, where 11 of bm25's lists were shorter than 10)
+    a, b = comp.lengths(0), comp.lengths(i)
+    names = comp.configs[0].name, comp.configs[i].name
+    short = [(names[0], names[1], int(((a < b) & (a < cut)).sum())),
+             (names[1], names[0], int(((b < a) & (b < cut)).sum()))]
+    short = [s for s in short if s[2]]
+    if len(short) == 1:
+        (who, other, n), = short
+        said = (f"{who} returns fewer than {cut:,} results, and fewer than {other}, on "
+                f"{_on_queries(comp, n)}")
+    else:
+        said = (f"each returns fewer than {cut:,} results, and fewer than the other, on some "
+                f"{nouns(comp)[1]}: {names[0]} on {_on_queries(comp, short[0][2])}, "
+                f"{names[1]} on {short[1][2]:,}")
+    return f" Part of the difference is length: {said} (see the note under Metrics)."
 
 
 def _reads_past(comp: Comparison, i: int, metric: str) -> bool:

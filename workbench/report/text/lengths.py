@@ -30,18 +30,19 @@ def _cut_metrics(comp: Comparison, most: int) -> list[str]:
 
 
 def _by_depth(comp: Comparison, j: int, metrics: list[str]) -> str:
-    """For length_notes, where configuration j's cut lists fall short of the metrics' depths
-    on different numbers of queries: "1 is shorter than 10 (ndcg@10 and p@10), 7 shorter
-    than 100 (r@100)"; "" where every metric is short on the same queries. A list of 35
-    results is no cut to ndcg@10 (rc 4: the @10 metrics had been named for 7 lists of which
-    6 were longer than 10)."""
+    """For length_notes, how many of configuration j's shorter lists fall short of each
+    metric's depth: "1 is shorter than 10 (ndcg@10 and p@10), 7 shorter than 100 (r@100)";
+    "" where every one of them is short of every depth. A list of 35 results is no cut to
+    ndcg@10 (rc 4: the @10 metrics had been named for 7 lists of which 6 were longer than
+    10; rc 6: bm25's r@10 had been blamed on its longest list, 40 against 43)."""
     own, fewer = comp.lengths(j), _fewer(comp, j)
     groups: dict[int | None, list[str]] = {}
     for m in metrics:
         groups.setdefault(_cutoff(m), []).append(m)
     counts = {cut: int((fewer & (own < cut)).sum()) if cut is not None else int(fewer.sum())
               for cut in groups}
-    if len(set(counts.values())) < 2:
+    # every shorter list is short of every depth: "those lists" say it already
+    if set(counts.values()) == {int(fewer.sum())}:
         return ""
     parts: list[str] = []
     for cut in sorted(groups, key=lambda c: (c is None, c or 0)):
@@ -65,7 +66,13 @@ def length_notes(comp: Comparison) -> list[str]:
     for j, config in enumerate(comp.configs):
         if not most[j]:  # it returns nothing at all: said once, by the data's notes
             continue
-        if most[j] >= longest:
+        limit = comp.model_of(j).selection_params(
+            comp.model_of(j).schema.resolve(config.params)).limit
+        if most[j] >= longest or limit != most[j]:
+            # not its limit: how long its longest list is tells nothing of a metric at 10
+            # (rc 6: "at most 40 …, codeledger up to 43" had been blamed for bm25's r@10,
+            # where 16 of its lists were shorter than 10); how many of its lists fall short
+            # of each depth does
             note = _fewer_note(comp, j)
             out += [note] if note else []
             continue
@@ -74,9 +81,8 @@ def length_notes(comp: Comparison) -> list[str]:
         metrics = _cut_metrics(comp, _shortest_cut(comp, j))
         if not metrics:
             continue
-        limit = comp.model_of(j).selection_params(
-            comp.model_of(j).schema.resolve(config.params)).limit
-        why = f" (its limit is {limit})" if limit == most[j] else ""
+        why = f" (its limit is {limit})"
+        depths = _by_depth(comp, j, metrics)
         longer = [(c.name, m) for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
         # each with its own longest list where they differ ("bm25 and importance up to 22"
         # had given importance, which returns 5, bm25's length)
@@ -84,13 +90,17 @@ def length_notes(comp: Comparison) -> list[str]:
                   if len({m for _, m in longer}) == 1 else
                   _and([f"{c} up to {m:,}" for c, m in longer]))
         out.append(f"{config.name} returns at most {most[j]:,} result"
-                   f"{'s' if most[j] != 1 else ''} a query{why}, {others}: the "
-                   f"{_and(metrics)} of {config.name} count only what it "
-                   "returned, so a difference there is partly how many results are "
+                   f"{'s' if most[j] != 1 else ''} a query{why}, {others}"
+                   + (f"; of its lists shorter than another's, {depths}: each metric of "
+                      f"{config.name} counts only what it returned where its list is "
+                      "shorter than its depth" if depths else
+                      f": the {_and(metrics)} of {config.name} count only what it "
+                      "returned")
+                   + ", so a difference there is partly how many results are "
                    "returned, not how well they are ordered" + _judged_share(comp)
                    # a limit: the depth every configuration reaches, to compare them at
                    + (f"; --metrics ndcg@{limit},p@{limit} sets them side by side at the "
-                      "depth it reaches" if why and limit else ""))
+                      "depth it reaches" if limit else ""))
     return out
 
 
@@ -133,9 +143,9 @@ def _on_queries(comp: Comparison, n: int) -> str:
 
 
 def _fewer_note(comp: Comparison, j: int) -> str:
-    """length_notes' sentence for configuration j where its longest list is as long as any
-    other's but it returns fewer results than another on some queries (a min score cuts
-    some lists, not the longest): "" where it never does, or no metric reaches past it."""
+    """length_notes' sentence for configuration j where it returns fewer results than
+    another on some queries and no limit of its own explains it (a min score, or a model
+    that finds fewer candidates): "" where it never does, or no metric reaches past it."""
     own = comp.lengths(j)
     others = [c for c in range(len(comp.configs)) if c != j]
     fewer = _fewer(comp, j)
@@ -147,9 +157,10 @@ def _fewer_note(comp: Comparison, j: int) -> str:
     name = comp.configs[j].name
     longer = [comp.configs[c].name for c in others if (comp.lengths(c) > own).any()]
     depths = _by_depth(comp, j, metrics)
+    # its longest list is not said: as long as another's or not, it tells nothing of a
+    # metric's depth (rc 6: "though its longest list is as long (43)" beside bm25's 40)
     return (f"{name} returns fewer results than {_and(longer)} on "
-            f"{_on_queries(comp, int(fewer.sum()))}, though its longest list is as long "
-            f"({int(own.max(initial=0)):,})"
+            f"{_on_queries(comp, int(fewer.sum()))}"
             + (f"; of those lists, {depths}: each metric of {name} counts only what it "
                "returned where its list is shorter than its depth" if depths else
                f": the {_and(metrics)} of {name} count only what it returned there")
