@@ -1,8 +1,8 @@
 """The "not like-for-like" note says what models read differently, not a value the user varies
 within one model (dr5 4: bm25 stemmer=none beside bm25's defaults was called not like for like
-as soon as dense was in the comparison); both prompts alike are said once, an empty one "none"
-in the note and the Parameters table alike, and bm25 beside hybrid is said to tokenize its own
-way (dr5 7)."""
+as soon as dense was in the comparison); both prompts alike are said once, a prompt quoted
+and an empty one '' in the note, the Parameters table and the movers alike (rm 1, 6), and
+bm25 beside hybrid is said to tokenize its own way (dr5 7)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_value_varied_within_a_model_is_said_beside_its_model() -> None:
     assert "bm25 and hybrid each tokenize their own way" in note
 
 
-def test_both_prompts_are_said_once_and_an_empty_one_is_none() -> None:
+def test_both_prompts_are_said_once_and_an_empty_one_is_quoted() -> None:
     enc = _HashEncoder()
     register_encoder(enc.name, enc)
     dn, hy = get_model("dense"), get_model("hybrid")
@@ -61,8 +61,38 @@ def test_both_prompts_are_said_once_and_an_empty_one_is_none() -> None:
     note = _note(comp)
     prompt = hy.schema.defaults()["query_prompt"]
     assert prompt and prompt == hy.schema.defaults()["document_prompt"]
-    assert f"prompts: none (dense), '{prompt}' for queries and documents (hybrid)" in note
+    # quoted, an empty one '' (rm 1: an empty prompt and the prompt "none" had both read none)
+    assert f"prompts: '' (dense), '{prompt}' for queries and documents (hybrid)" in note
     assert "query_prompt" not in note and "document_prompt" not in note
     _, rows = params_table(comp)
     table = {r[0]: r[1:] for r in rows}
-    assert table["query_prompt"] == ["none", str(prompt)]
+    assert table["query_prompt"] == ["''", f"'{prompt}'"]
+
+
+def test_an_empty_prompt_and_a_text_one_are_told_apart_in_the_table_and_the_movers() -> None:
+    # review rm 1 and 6: an empty prompt had shown as `none` in the parameter table, as the
+    # prompt "none" did, and as nothing after the arrow in the movers' sentence ("→ ,"). A
+    # text value is quoted, an empty one too: '' ("none" is left to how -p reads a preset)
+    from workbench.core.compare import movers
+    from workbench.core.comparison import explain_move
+
+    enc = _HashEncoder()
+    register_encoder(enc.name, enc)
+    hy = get_model("hybrid")
+    comp = compare_configurations(hy, load_dataset(TEA), [
+        Configuration("prompted", hy.schema.resolve(
+            {"embedding_model": enc.name, "query_prompt": "query: ",
+             "document_prompt": "passage: "}),
+            model=hy),
+        Configuration("bare", hy.schema.resolve(
+            {"embedding_model": enc.name, "query_prompt": "", "document_prompt": ""}),
+            model=hy)], ["ndcg@10"])
+    _, rows = params_table(comp)
+    table = {r[0]: r[1:] for r in rows}
+    assert table["query_prompt"] == ["'query: '", "''"]
+    assert table["document_prompt"] == ["'passage: '", "''"]
+    moved = movers(comp.results[1], comp.results[0], 10)
+    said = [explain_move(comp, 1, m.query, m.doc).sentence() for m in moved[:5]]
+    assert any("query_prompt 'query: ' → ''" in s or "document_prompt 'passage: ' → ''" in s
+               for s in said), said
+    assert not any("→ ," in s or s.rstrip().endswith("→") for s in said)

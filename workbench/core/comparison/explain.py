@@ -10,6 +10,7 @@ from workbench.core.compare import doc_contributions, gate_of, is_scored, pair_o
 from workbench.core.comparison.move import MoveExplained
 from workbench.core.comparison.result import Comparison
 from workbench.core.comparison.undo import LIMIT_GATE, MIN_SCORE_GATE, declared, undo_each
+from workbench.core.comparison.values import text_params
 from workbench.core.comparison.words import _signed
 from workbench.core.engine import Scores
 from workbench.core.params import ParamValue, min_score_param
@@ -110,7 +111,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          comparison.configs[0].name, comparison.configs[i].name, kept,
                          # the settings said, each undone alone: one combine each, once a
                          # configuration, for the few documents a list of moves shows
-                         undo_each(comparison, i, query, doc, changed, rank_a))
+                         undo_each(comparison, i, query, doc, changed, rank_a),
+                         texts=text_params([model.schema]))
 
 
 def _kept_at_zero(comparison: Comparison, i: int, gates: tuple[str | None, str | None],

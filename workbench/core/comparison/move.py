@@ -9,8 +9,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.comparison.undo import Undone
+from workbench.core.comparison.values import shown_value
 from workbench.core.comparison.words import _alnum, _floor_text, _move_words, _plain, _signed
-from workbench.core.params import ParamValue, value_text
+from workbench.core.params import ParamValue
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class MoveExplained:
     # said apart; those that move it not at all are not named ("absent_weight 1 → 2.25" had
     # been named for a 3-word query with no absent word, w_title 6 → 17 left out)
     undone: dict[str, Undone] = field(default_factory=dict)
+    # the text parameters among `changed` (a prompt): quoted where said (`shown_value`)
+    texts: frozenset[str] = frozenset()
 
     def _name(self, side: int) -> str:
         """How configuration a (0) or b (1) is named in a sentence."""
@@ -316,7 +319,8 @@ class MoveExplained:
                 if n in effect} if len(self.changed) > 1 else {}
 
         def setting(n: str, a: ParamValue, b: ParamValue) -> str:
-            return f"{n} {value_text(a)} → {value_text(b)}" + \
+            text = n in self.texts
+            return f"{n} {shown_value(a, text)} → {shown_value(b, text)}" + \
                 (f" ({said[n]})" if said.get(n) else "")
 
         settings = ", ".join(setting(n, a, b) for n, (a, b) in named)

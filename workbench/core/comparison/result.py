@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from workbench.core.compare import Agreement, Mover, agreement, movers
 from workbench.core.comparison.configuration import READING_PARAMS, Configuration, differing
+from workbench.core.comparison.values import EMPTY, shown_value
 from workbench.core.data import Dataset
 from workbench.core.engine import Model, Scores
 from workbench.core.metrics.significance import NO_CHANGE
@@ -283,7 +284,7 @@ def reading_notes(comp: Comparison) -> list[str]:
             continue
         elif both:
             said.append("prompts: " + ", ".join(
-                f"{v}" + (" for queries and documents" if v != "none" else "")
+                f"{v}" + (" for queries and documents" if v != EMPTY else "")
                 + f" ({_names(w)})" for v, w in groups) + _aside(aside))
         else:
             said.append(f"{name}: {', '.join(f'{v} ({_names(w)})' for v, w in groups)}"
@@ -309,7 +310,8 @@ def _reading_clause(comp: Comparison, name: str
         model = comp.model_of(j)
         params = model.schema.resolve(c.params)
         if name in params:
-            values.append((model.id, c.name, _reading_value(params[name])))
+            values.append((model.id, c.name, _reading_value(
+                params[name], model.schema[name].kind == "text")))
     if not any(m != n and v != w for m, _, v in values for n, _, w in values):
         return None
     base: dict[str, str] = {}
@@ -331,10 +333,11 @@ def _aside(aside: list[str]) -> str:
     return f" ({'; '.join(aside)})" if aside else ""
 
 
-def _reading_value(value: Any) -> str:
-    """A value as the note says it: an empty prompt "none", a prompt with spaces quoted."""
-    if value == "":
-        return "none"
+def _reading_value(value: Any, text: bool = False) -> str:
+    """A value as the note says it: as the parameter table and the movers (`shown_value`: a
+    prompt quoted, an empty one ''); any other, a name with spaces quoted."""
+    if text:
+        return shown_value(value, True)
     return repr(value) if isinstance(value, str) and " " in value else str(value)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from workbench.core.comparison import Comparison, MetricRow
-from workbench.core.params import value_text as param_value
+from workbench.core.comparison.values import shown_value, text_params
 from workbench.report.text.chance import BEYOND, evidence
 from workbench.report.text.compared import nouns, shown_name, singular, trained_pair
 from workbench.report.text.numbers import (
@@ -32,10 +32,12 @@ def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     header = ["parameter", *(c.name for c in comp.configs)]
     models = ([["model", *(comp.model_of(i).id for i in range(len(comp.configs)))]]
               if comp.mixed else [])
-    # an empty value (dense's prompt) "none", as the reading note says it: a blank cell read
-    # as a value missing (dr5 7)
-    return header, models + [[name, *("—" if v is None else "none" if v == ""
-                                      else param_value(v) for v in values)]
+    # a text value (a prompt) quoted, an empty one '', as the reading note and the
+    # movers say them: a blank cell read as a value missing (dr5 7), and the bare "none" of
+    # an empty prompt as the prompt "none" (rm 1)
+    texts = text_params(comp.model_of(j).schema for j in range(len(comp.configs)))
+    return header, models + [[name, *("—" if v is None else shown_value(v, name in texts)
+                                      for v in values)]
                              for name, values in comp.differing.items()]
 
 
