@@ -93,9 +93,14 @@ def row_digits(means: Sequence[float], deltas: Sequence[float] | None = None, *,
     0.32833), the difference of the means as shown, at most one in its last place from the
     exact one. A row of three decimals or more gets none added (a metric's 0.64425 beside
     0.6802 read as two precisions in one column for a difference of one in the fourth
-    decimal): its Δ is the difference of the means shown. NaN figures are left as they are."""
+    decimal): its Δ is the difference of the means shown; nor does a count (`count`: a
+    bundle's files or tokens, a selection figure), so that one figure reads alike in eval,
+    compare, the reports and tune (rc 8: 5,508.4 in one, 5,508.37 in another): 16.6 | 16.2 |
+    −0.4. NaN figures are left as they are."""
     places = _digits(count) if base is None else base
-    more = MORE_DIGITS if places < 3 else 0
+    # a count (a bundle's files or tokens, a selection figure) keeps its one format in every
+    # table (rc 8: bundle_tokens 5,508.4 in eval, 5,508.37 in tune's and compare's tables)
+    more = MORE_DIGITS if places < 3 and not count else 0
     shown = ([m - means[0] for m in means] if deltas is None else [float(d) for d in deltas])
     pairs = [i for i in range(1, len(means)) if i < len(shown)
              and not any(math.isnan(x) for x in (means[0], means[i], shown[i]))]
@@ -117,7 +122,8 @@ def _fixed(x: float, digits: int) -> Decimal:
 def pair_texts(a: float, b: float, delta: float | None = None, *, count: bool = False,
                minus: bool = True) -> tuple[str, str, str]:
     """Two means and the difference b − a as a sentence or a row shows them, to the decimals
-    that keep them consistent (`row_digits`): ("16.58", "16.25", "−0.33")."""
+    that keep them consistent (`row_digits`): ("0.7337", "0.4053", "−0.3284"); a count
+    ("16.6", "16.2", "−0.4") to its own decimals."""
     digits, deltas = row_digits([a, b], None if delta is None else [0.0, delta], count=count)
     sign = minus_text if minus else delta_text
     return (mean_text(a, count, digits), mean_text(b, count, digits),
@@ -143,4 +149,4 @@ def figure_base(name: str) -> int:
 
 def figure_digits(row: Any) -> tuple[int, list[float]]:
     """`row_digits` of a selection figure's row (`FigureRow`): its means and each Δ."""
-    return row_digits(row.means, row.deltas, base=figure_base(row.figure))
+    return row_digits(row.means, row.deltas, count=True, base=figure_base(row.figure))
