@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import SAMPLES
+from workbench.cli import main
 from workbench.core.compare import agreement
 from workbench.core.comparison import (
     Comparison,
@@ -20,6 +21,7 @@ from workbench.core.models import get_model
 from workbench.core.pipeline import Result
 from workbench.core.ranking import Ranking
 from workbench.report.html import html_report
+from workbench.report.pairs import pair_summary, pairs
 from workbench.report.text import (
     agreement_table,
     length_notes,
@@ -170,15 +172,19 @@ def test_a_limit_that_costs_relevant_documents_is_worse_in_short_as_in_ship() ->
     # Settings to ship reads the settings' p alone by the same rule (review dr6, 4: bare "p
     # 0.031" there beside "weak evidence" in In short): the table's four p-values where a
     # query moved (ndcg@10, p@10, r@100, map@100) are 2^(1 − 6) = 0.03125 each, and this one
-    # too; Holm over the 5, by hand: 5 × 0.03125 = 0.156
-    weak = "p 0.031, a side look: Holm p 0.156 over the 5, weak evidence"
+    # too, of the same 6 queries; Holm over the 5, by hand: 5 × 0.03125 = 0.156, and no p of
+    # 6 moved queries can be less: not "weak evidence" (dr6 5, its leftover)
+    weak = ("p 0.031, a side look, and only 6 queries moved: no side look over these 5 "
+            "p-values can be beyond chance (the smallest p 6 queries allow is 2/2^6 = 0.031; "
+            "Holm's adjustment over 5 makes it 5 × 2/2^6 = 0.156)")
     assert f"the settings alone score ndcg@10 0.7049 (−0.0308 against defaults, {weak})" \
         in line, line
     assert f"Alone, they do worse than 'defaults' on ndcg@10 (−0.0308, {weak})" \
         in markdown(comp)
 
 
-def test_a_loss_on_too_few_queries_for_any_side_look_says_so_not_weak_evidence() -> None:
+def test_a_loss_on_too_few_queries_for_any_side_look_says_so_not_weak_evidence(
+        capsys: pytest.CaptureFixture[str]) -> None:
     # review dr6, 5: limit 5 on vault moves the same 6 queries on four metrics, all worse;
     # with 6 moved queries the exact sign-flip test's smallest two-sided p is 2/2^6 = 0.03125
     # (of 64 sign patterns, the one seen and its mirror), and Holm's first step over the 4
@@ -202,14 +208,21 @@ def test_a_loss_on_too_few_queries_for_any_side_look_says_so_not_weak_evidence()
            "either: p@10" in line
     said = markdown(comp)
     assert f"Here {few}: ☆ marks a p below 0.05 before the adjustment, no more." in said
+    # compare prints no ☆ of its own: its note says the report's marks (dr6 5's leftover)
+    assert main(["compare", str(SAMPLES / "vault"), "-m", "vault-search", "--defaults", "-p",
+                 "limit=5", "--movers", "0"]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "☆" not in printed.replace(
+        "a report marks a p below 0.05 before the adjustment ☆, no more", "")
+    assert "How a report's In short (`workbench report`) and its marks read a p" in printed
     assert "☆: p below 0.05 alone, but a side look, and here no side look can be beyond " \
            "chance" in said
     assert "☆: p below 0.05 alone, but a side look, and here no side look can be beyond " \
            "chance" in html_report(comp)
-    # the table's verdict word is gone wherever the ceiling is said; the settings' own p,
-    # whose moved queries the shipped figures do not keep, is still read by the plain rule
-    assert said.count("weak evidence") == said.count("Holm p 0.156 over the 5, weak evidence")\
-        + said.count("below 0.05 only before it, weak evidence")
+    # the verdict word is gone wherever the ceiling is said, the settings' own p too (its
+    # moved queries kept with the shipped figures): only the rule's own wording keeps it
+    assert said.count("weak evidence") == said.count("below 0.05 only before it, weak evidence")
+    assert "Holm p 0.156 over the 5, weak evidence" not in said
 
 
 def test_agreement_of_two_that_only_stop_sooner_counts_the_shorter_list(
@@ -353,3 +366,29 @@ def test_the_short_list_note_counts_the_lists_short_of_each_metric_depth() -> No
     (line,) = summary_lines(comp)
     assert ("Part of the difference is length: defaults returns fewer than 10 results, and "
             "fewer than nostem, on 1 of the 25 queries (see the note under Metrics).") in line
+
+
+def test_every_pair_and_the_best_line_say_when_too_few_queries_moved() -> None:
+    # dr6 5's leftover: limits 5 and 6 on vault against the defaults (first: limit=5). The
+    # defaults and limit=6 differ on the same 6 queries, all one way: p 2/2^6 = 0.031, the
+    # smallest 6 queries allow; adjusted with at least one other p it cannot fall below
+    # 2 × 0.031 = 0.0625, so Every pair and the best line had called it "weak evidence"
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("limit=5", {"limit": 5}), Configuration("limit=6", {"limit": 6}),
+         Configuration("defaults", {})], n_resamples=2000)
+    found = pairs(comp)
+    pair = next(f for f in found.found if (f.a, f.b) == (1, 2))
+    assert (pair.better, pair.worse, pair.p_value) == (6, 0, 2 / 2**6)
+    assert max(f.better + f.worse for f in found.found) == 6
+    text = pair_summary(comp, found)
+    assert "weak evidence" not in text
+    assert ("Below 0.05 alone, but at most 6 queries moved under any of them: no pair or side "
+            "look over these ") in text
+    assert "limit=6 and defaults (p 0.031, Holm p " in text
+    best = summary_lines(comp)[-1]
+    assert best.startswith("Best on ndcg@10: defaults (0.7357), ahead of the runner-up "
+                           "limit=6 (0.7117) by 0.0240, 6 queries better and 0 worse (p 0.031): "
+                           "p below 0.05 alone, but at most 6 queries moved"), best
+    assert "weak evidence" not in best

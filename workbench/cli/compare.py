@@ -529,7 +529,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(wrap(TRAINED_NOTE))
-    many = many_tests_note(comp, summary="A report's In short (`workbench report`)")
+    many = many_tests_note(comp, summary="A report's In short (`workbench report`)",
+                           marks=False)
     if many:
         out.append(wrap(many))
     found = pairs(comp)

@@ -38,6 +38,16 @@ class Shipped:
     # them: (metric, the defaults' mean, as shipped, Δ, p); () where the first is (review rb,
     # 5: with bm25 first the shippable gain over the status quo was nowhere)
     status_quo: tuple[tuple[str, float, float, float, float | None], ...] = ()
+    # per metric, the queries that moved (better or worse) as shipped against the first, and
+    # against its model's defaults: how strong its p can be (dr6 5, the shipped p had read
+    # "weak evidence" where too few moved for any side look to be more)
+    moved: tuple[tuple[str, int], ...] = ()
+    quo_moved: tuple[tuple[str, int], ...] = ()
+
+    def moved_on(self, metric: str, *, quo: bool = False) -> int | None:
+        """The queries that moved on `metric` as shipped against the first (`quo`: against
+        its model's defaults); None where not known."""
+        return dict(self.quo_moved if quo else self.moved).get(metric)
 
 
 def as_shipped(comp: Comparison, index: int) -> Shipped | None:
@@ -66,30 +76,36 @@ def _as_shipped(comp: Comparison, index: int) -> Shipped | None:
                                      seed=0)
     by_metric: dict[str, MetricRow] = {r.metric: r for r in comp.rows}
     rows = []
+    moved = []
     for row in shipped.rows:
         compared = by_metric.get(row.metric)
         if compared is None:
             continue
         rows.append((row.metric, row.means[0], compared.means[index], row.means[1],
                      row.deltas[1], row.p_values[1]))
+        moved.append((row.metric, row.improved[1] + row.worsened[1]))
+    quo, quo_moved = _status_quo(comp, index, params)
     return Shipped(index, params, tuple(c.name for c in left), export.target, tuple(rows),
-                   _cases(comp, shipped, index), _status_quo(comp, index, params))
+                   _cases(comp, shipped, index), quo, tuple(moved), quo_moved)
 
 
-def _status_quo(comp: Comparison, index: int,
-                params: Params) -> tuple[tuple[str, float, float, float, float | None], ...]:
+def _status_quo(comp: Comparison, index: int, params: Params
+                ) -> tuple[tuple[tuple[str, float, float, float, float | None], ...],
+                           tuple[tuple[str, int], ...]]:
     """Configuration `index` as shipped (`params`) against its own model's defaults, on each
-    metric the comparison has: () where the first configuration is those defaults already."""
+    metric the comparison has, and the queries that moved on each: () where the first
+    configuration is those defaults already."""
     own = comp.model_of(index)
     defaults = own.schema.defaults()
     first = comp.model_of(0)
     if first.id == own.id and dict(first.schema.resolve(comp.configs[0].params)) == dict(defaults):
-        return ()
+        return (), ()
     runs = [Configuration(f"{own.id} defaults", defaults, model=own),
             Configuration(f"{comp.configs[index].name} as shipped", params, model=own)]
     quo = compare_configurations(comp.model, comp.dataset, runs, comp.metrics, seed=0)
-    return tuple((r.metric, r.means[0], r.means[1], r.deltas[1], r.p_values[1])
-                 for r in quo.rows)
+    return (tuple((r.metric, r.means[0], r.means[1], r.deltas[1], r.p_values[1])
+                  for r in quo.rows),
+            tuple((r.metric, r.improved[1] + r.worsened[1]) for r in quo.rows))
 
 
 def _cases(comp: Comparison, shipped: Comparison,

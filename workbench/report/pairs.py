@@ -42,7 +42,15 @@ from workbench.report.text import (
     shown_name,
     singular,
 )
-from workbench.report.text.chance import _family, holm_p, primary
+from workbench.report.text.chance import (
+    _family,
+    _family_moved,
+    ceiling,
+    ceiling_of,
+    ceiling_words,
+    holm_p,
+    primary,
+)
 from workbench.report.text.headline import tuned_for
 
 # below this many configurations the metric table already holds every pair; above the most,
@@ -345,7 +353,7 @@ def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = st
         lead = (f"Every pair{on}{counted}: {share} pairs tested "
                 f"{'differs' if len(beyond) == 1 else 'differ'} beyond chance {holm}: "
                 f"{'; '.join(said)}.")
-    return lead + _single_only(comp, tested, m, name) + left
+    return lead + _single_only(comp, tested, m, name, found) + left
 
 
 def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool,
@@ -359,20 +367,44 @@ def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool
             f"({metric}{_shown_delta(f)}, {test})")
 
 
+def pair_ceiling(comp: Comparison, found: Pairs, f: Pair) -> tuple[int, int, bool] | None:
+    """Where too few queries moved under the p-values pair `f` is adjusted over for any of
+    them to be beyond chance (`chance.ceiling_of`): a pair with the first, over the metric
+    table's; any other, over those and the other pairs' (`pairs`); None for a primary
+    comparison (tested alone) and where enough moved."""
+    if f.primary or not f.tested:
+        return None
+    if f.a == 0:
+        return ceiling(comp)
+    others = [g.better + g.worse for g in found.found
+              if g.a != 0 and not g.primary and g.p_value is not None and g.moved]
+    return ceiling_of([k for _, k in _family_moved(comp)] + others)
+
+
 def _single_only(comp: Comparison, tested: list[Pair], m: int,
-                 name: Callable[[str], str]) -> str:
+                 name: Callable[[str], str], found: Pairs | None = None) -> str:
     """The exploratory pairs below 0.05 alone that are not called different after Holm's
     adjustment: weak evidence, said so, so that the two sections do not read as
-    contradicting each other."""
+    contradicting each other; where too few queries moved for any of the p-values adjusted
+    together to be beyond chance (`pair_ceiling`), that instead (dr6 5: "weak evidence"
+    where no evidence could be more)."""
     alone = [f for f in tested if (f.p_value or 1.0) < 0.05 and not f.beyond_chance]
     if not alone:
         return ""
-    both = "; ".join(f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)} "
-                     f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
-                     for f in alone[:NAMED_MOST])
-    more = f" and {len(alone) - NAMED_MOST} more" if len(alone) > NAMED_MOST else ""
-    return (" Below 0.05 alone, but exploratory and not below 0.05 after Holm's adjustment "
-            f"(weak evidence): {both}{more}.")
+    groups: dict[tuple[int, int, bool] | None, list[Pair]] = {}
+    for f in alone:
+        groups.setdefault(None if found is None else pair_ceiling(comp, found, f),
+                          []).append(f)
+    out = ""
+    for few, group in groups.items():
+        both = "; ".join(f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)} "
+                         f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
+                         for f in group[:NAMED_MOST])
+        more = f" and {len(group) - NAMED_MOST} more" if len(group) > NAMED_MOST else ""
+        why = (f"{ceiling_words(comp, few, 'pair or side look')}" if few is not None else
+               "exploratory and not below 0.05 after Holm's adjustment (weak evidence)")
+        out += f" Below 0.05 alone, but {why}: {both}{more}."
+    return out
 
 
 def _left_out(comp: Comparison, found: Pairs, name: Callable[[str], str]) -> str:

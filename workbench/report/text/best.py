@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from workbench.core.comparison import Comparison, MetricRow, higher_is_better
-from workbench.report.text.chance import weak_p
+from workbench.report.text.chance import ceiling_words, weak_p
 from workbench.report.text.compared import _and, nouns
 from workbench.report.text.numbers import mean_text, p_text, pair_texts
 
@@ -65,11 +65,18 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
     pair = next((f for f in found.found if {f.a, f.b} == {best, second}
                  and f.metric == metric and f.tested), None)
     if pair is not None and pair.adjusted is not None:
+        from workbench.report.pairs import pair_ceiling
+
         p = pair.p_value if pair.p_value is not None else p  # one test, one p
+        # too few queries moved for any p adjusted with it to be beyond chance: said, not
+        # "weak evidence" (dr6 5)
+        few = ceiling_words(comp, pair_ceiling(comp, found, pair), "pair or side look")
         verdict = ("a difference beyond chance: the primary comparison, tested alone"
                    if pair.primary and pair.beyond_chance else
                    "a difference beyond chance after Holm's adjustment (Holm p "
                    f"{p_text(pair.adjusted)}, Every pair)" if pair.beyond_chance else
+                   f"p below 0.05 alone, but {few} (Holm p {p_text(pair.adjusted)}, Every "
+                   "pair)" if p < 0.05 and few else
                    "p below 0.05 alone, but exploratory and not below 0.05 after Holm's "
                    f"adjustment (Holm p {p_text(pair.adjusted)}, Every pair): weak evidence"
                    if p < 0.05 else

@@ -203,9 +203,13 @@ def ceiling(comp: Comparison) -> tuple[int, int, bool] | None:
     (every query the same way; the test counts every pattern up to EXACT_MAX_NONZERO), and
     Holm's first step multiplies the smallest p of the family by m: where m × 2/2^n is not
     below 0.05, Holm adjusts every p to 0.05 or more."""
+    return ceiling_of([k for _, k in _family_moved(comp)])
+
+
+def ceiling_of(moved: list[int]) -> tuple[int, int, bool] | None:
+    """`ceiling` over a family given by how many queries moved under each of its p-values."""
     from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 
-    moved = [k for _, k in _family_moved(comp)]
     if not moved:
         return None
     n, m = max(moved), len(moved)
@@ -224,7 +228,13 @@ def ceiling_text(comp: Comparison) -> str:
     """`ceiling` in words, "" where it does not hold: "only 6 queries moved: no side look
     over these 4 p-values can be beyond chance (the smallest p 6 queries allow is 2/2^6 =
     0.031; Holm's adjustment over 4 makes it 4 × 2/2^6 = 0.125)"."""
-    found = ceiling(comp)
+    return ceiling_words(comp, ceiling(comp))
+
+
+def ceiling_words(comp: Comparison, found: tuple[int, int, bool] | None,
+                  looks: str = "side look") -> str:
+    """`ceiling_text` of a family's `ceiling_of` ("" for None); `looks`: what its p-values
+    are ("pair": Every pair's)."""
     if found is None:
         return ""
     n, m, alike = found
@@ -233,7 +243,7 @@ def ceiling_text(comp: Comparison) -> str:
     moved = (f"only {n} {many} moved" if alike
              else f"at most {n} {many} moved under any of them")
     floor = floor_p(n)
-    return (f"{moved}: no side look over these {m} p-values can be beyond chance (the "
+    return (f"{moved}: no {looks} over these {m} p-values can be beyond chance (the "
             f"smallest p {n} {many} allow is 2/2^{n} = {p_text(floor)}; Holm's adjustment "
             f"over {m} makes it {m} × 2/2^{n} = {p_text(min(1.0, m * floor))})")
 
@@ -243,15 +253,21 @@ def _returns_nothing(comp: Comparison, i: int) -> bool:
     return not comp.lengths(0).any() or not comp.lengths(i).any()
 
 
-def side_look(comp: Comparison, p: float | None) -> str:
+def side_look(comp: Comparison, p: float | None, moved: int | None = None) -> str:
     """A p the tables do not show (as shipped against the first, or against its model's
     defaults) read by the same rule as any exploratory one (dr6 4: it had been given bare):
     "p 0.021, a side look: Holm p 0.105 over the 5, weak evidence"; "p 0.300" at or above
-    0.05; "" without a p. Holm over the family shown and this p."""
+    0.05; "" without a p. Holm over the family shown and this p. `moved`: the queries that
+    moved under it, where known: where too few moved under it and the family shown for any
+    of them to be beyond chance, that is said, not "weak evidence" (`ceiling`)."""
     if p is None or math.isnan(p):
         return ""
     if p >= 0.05:
         return f"p {p_text(p)}"
+    if moved is not None:
+        few = ceiling_of([*(k for _, k in _family_moved(comp)), moved])
+        if few is not None:
+            return f"p {p_text(p)}, a side look, and {ceiling_words(comp, few)}"
     family = sorted([*_family(comp), p])
     m, running, adjusted = len(family), 0.0, 1.0
     for k, x in enumerate(family):
@@ -328,11 +344,13 @@ def tests_shown(comp: Comparison) -> int:
     return len(_family(comp))
 
 
-def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
+def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool = True) -> str:
     """The rule the verdicts follow, said once where they are, in plain words (dr6 9: it had
     been 130 words with Holm's formula; the formula is in Every pair's key): "" where the
     table shows no primary comparison and fewer than two other p-values. `summary`: where
-    the verdicts it names are (compare has no In short of its own: a report's)."""
+    the verdicts it names are (compare has no In short of its own: a report's); `marks`:
+    whether the table beside it marks its p-values (★/☆): compare's prints none, so the
+    marks said are the report's."""
     pairs = primary_pairs(comp)
     n = tests_shown(comp)
     old = unstarted_text(comp)  # said once, where the rule is (dr6, 4th)
@@ -341,7 +359,7 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
         return old.lstrip()
     # compare's "A report's In short (…)" inside the sentence
     summary = summary[0].lower() + summary[1:] if summary.startswith("A ") else summary
-    lead = f"How {summary} and the marks read a p: "
+    lead = f"How {summary} and {'the' if marks else 'its'} marks read a p: "
     if len(pairs) == 1:
         lead += (f"the one comparison tune set out to test (the primary comparison: "
                  f"{pairs[0]}, held out) is judged alone: beyond chance if p is below 0.05. ")
@@ -363,7 +381,10 @@ def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
              f"The other {n} p-values shown are side looks" if pairs else
              f"All {n} p-values shown are side looks")
     few = ceiling_text(comp)
-    few = f" Here {few}: ☆ marks a p below 0.05 before the adjustment, no more." if few else ""
+    # compare prints no marks (dr6 5's leftover: its note had named ☆): the report's, said so
+    star = ("☆ marks a p below 0.05 before the adjustment, no more" if marks else
+            "a report marks a p below 0.05 before the adjustment ☆, no more")
+    few = f" Here {few}: {star}." if few else ""
     return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
             "how many are shown; below 0.05 only before it, weak evidence." + few + more
             + old)

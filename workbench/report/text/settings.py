@@ -213,7 +213,7 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
             also = row is not None and (row.deltas[i] < 0 if higher_is_better(metric)
                                         else row.deltas[i] > 0)
             worse = (f" Alone, they do worse than {first!r} on {metric} ({minus_text(delta)}, "
-                     f"{side_look(comp, p)}): "
+                     f"{side_look(comp, p, shipped.moved_on(metric))}): "
                      # with the source changes it did worse too: nothing to ship it with
                      + (f"as compared, with the values it cannot take, it does worse as well "
                         f"({minus_text(row.deltas[i])}): better not shipped at all."

@@ -233,7 +233,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             else:
                 s_row = next((r for r in shipped.rows if r[0] == metric), None)
                 test = ("training scores" if trained_pair(comp, i)
-                        else side_look(comp, s_row[5]) if s_row else "")
+                        else side_look(comp, s_row[5], shipped.moved_on(metric))
+                        if s_row else "")
                 # "values it cannot take": a changed constant with no setting, a value the
                 # target does not have, or its own behaviour turned off (a limit without
                 # obsidian-mcp's early stop, which nobody changed)
@@ -313,8 +314,16 @@ def status_quo_text(shipped: Any, metric: str, model: str, trained: bool, *,
     a, b, delta = pair_texts(row[1], row[2], row[3])
     p = (", training scores" if trained else
          "" if row[4] is None else
-         f", {side_look(comp, row[4])}" if comp is not None else f", p {p_text(row[4])}")
+         f", {side_look(comp, row[4], _quo_moved(shipped, metric))}" if comp is not None
+         else f", p {p_text(row[4])}")
     return f"; against {model}'s own defaults, what runs today: {a} → {b} ({delta}{p})"
+
+
+def _quo_moved(shipped: Any, metric: str) -> int | None:
+    """The queries that moved as shipped against its model's defaults, where `shipped` keeps
+    them."""
+    moved_on = getattr(shipped, "moved_on", None)
+    return None if moved_on is None else moved_on(metric, quo=True)
 
 
 def _optimism(comp: Comparison, name: str, metric: str) -> str:
