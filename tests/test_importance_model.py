@@ -4,6 +4,7 @@ direct per-memory computation, gates, the budget, live parameters, explain and t
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import Any
 
@@ -19,6 +20,7 @@ from workbench.core.models import get_model
 from workbench.core.models.importance import (
     CATEGORIES,
     ImportanceModel,
+    fired_phrases,
     importance,
     importance_table,
     rules_from,
@@ -412,6 +414,52 @@ def test_not_but_shows_the_y_word_whole() -> None:
     out = m.explain(prepare(m, ds, p, use_cache=False), ds, 0, 0, p)
     fired = {b["category"]: b["fired_by"] for b in out["boosts"]}
     assert fired["correction"] == ["actually", "not using node-red anymore, but home"]
+
+
+# dr3 6: "not X, but Y" texts, the document's own among them ("not X, but Y"), with whether
+# the pattern fires, worked out by hand from the rule `not <1–4 words>[,] but <word>`
+NOT_BUT_TEXTS = [
+    ("not X, but Y", True),
+    ("Not mosquitto but node-red for the flows", True),
+    ("not python, but c++ there", True),
+    ("not npm but node.js itself", True),
+    ("not pip, but yarn.", True),
+    ("not one two three four, but five", True),
+    ("not one two three four five, but six", False),  # five words of X: too many
+    ("not this but -", False),  # no word after but
+    ("not this, but ...", False),
+    ("but not this", False),
+    ("knot tied but loose", False),  # "not" inside a word
+    ("nothing, but x", False),
+]
+
+
+@pytest.mark.parametrize(("text", "fires"), NOT_BUT_TEXTS)
+def test_not_but_fires_where_it_did(text: str, fires: bool) -> None:
+    """dr3 6: the Y word shown grew to the whole token; which texts fire must not change. The
+    pattern before the change is written out here as the second reference."""
+    before = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w+")
+    got = bool(fired_phrases(text)["correction"])
+    assert got is fires
+    assert got is bool(before.search(text.lower()))
+
+
+@pytest.mark.parametrize(("text", "span"), [
+    ("Not mosquitto but node-red for the flows", "not mosquitto but node-red"),
+    ("not python, but c++ there", "not python, but c++"),
+    ("not npm but node.js itself", "not npm but node.js"),
+    ("not pip, but yarn.", "not pip, but yarn"),
+    ("not pip, but C#/F# here", "not pip, but c#/f#"),
+])
+def test_not_but_shows_the_whole_y_token(text: str, span: str) -> None:
+    """dr3 6: fired_by stopped at a hyphen or dot ("but node" for "node-red"); the Y token is
+    now read as the X words are, a trailing dot left out."""
+    docs = [doc("m1", text)]
+    ds = Dataset("nb", Corpus(docs), QuerySet([Query("q", "zzz", {"now": NOW})]))
+    m = ImportanceModel()
+    p = resolve_params(m, {"prefilter": False})
+    out = m.explain(prepare(m, ds, p, use_cache=False), ds, 0, 0, p)
+    assert {b["category"]: b["fired_by"] for b in out["boosts"]}["correction"] == [span]
 
 
 def test_phrase_list_reads_lines_as_commas() -> None:

@@ -36,9 +36,13 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "explicit": ("save this", "store this", "add to memory", "remember that i", "note that"),
 }
 
-# the Y word whole (`\w+`, not `\w`): the span explain shows as fired_by had ended "but h"
-# for "but Home Assistant" (rm 7); `\w+` matches wherever `\w` does, so what fires is the same
-NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w+")
+# the Y word whole, as the X words are read: a word character, then word characters and
+# + # / - (c++, c#, node-red), a dot only inside it (node.js; "but yarn." ends at "yarn").
+# The span explain shows as fired_by had ended "but h" for "but Home Assistant" (rm 7), then
+# "but node" for "but node-red" (dr3 6). All after the first \w may be empty, so the pattern
+# matches exactly where `but\s+\w` did: what fires is the same, only the span shown grows.
+NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+"
+                         r"\w[\w+#/-]*(?:\.[\w+#/-]+)*")
 
 
 def phrase_list(text: str) -> tuple[str, ...]:
