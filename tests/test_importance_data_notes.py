@@ -200,3 +200,44 @@ def test_links_to_memories_not_in_the_corpus_are_listed_once(tmp_path: Path) -> 
     assert [d["decay"] for d in explained(ds, "m1", superseded_archive=False)["decays"]] == [
         "superseded"]
     assert [b["category"] for b in explained(ds, "m2")["boosts"]] == ["correction"]
+
+
+def test_link_warnings_say_what_scoring_does_for_every_value_shape(tmp_path: Path) -> None:
+    """dr3 3: `superseded_by: 0` was warned as decaying but was not decayed (0 is false), and
+    `superseded_by: " "` decayed the memory with no word. Each shape is now said as read."""
+    folder = beir(tmp_path, [
+        {"tier": "short", "superseded_by": 0},  # m1: not set
+        {"tier": "short", "superseded_by": " "},  # m2: set, names nothing
+        {"tier": "short", "superseded_by": ["m99"]},  # m3: set, not in the corpus
+        {"tier": "short", "superseded_by": 5},  # m4: set, id '5' not in the corpus
+        {"tier": "short", "superseded_by": True, "contradicts": {}},  # m5: set; not set
+        {"tier": "short", "superseded_by": [" "]},  # m6: set, names nothing
+        {"tier": "short", "superseded_by": "m1", "contradicts": False},  # m7: fine, quiet
+        {"tier": "short", "superseded_by": "", "contradicts": []},  # m8: absent, quiet
+        {"tier": "short", "contradicts": 0.0}])  # m9: not set
+    ds = load_dataset(folder)
+    corpus = folder / "corpus.jsonl"
+    said = [w for w in warnings(ds) if "superseded_by or contradicts" in w]
+    applies = ("superseded_by decays or archives the memory, contradicts fires its correction "
+               "boost")
+    assert said == [
+        f"{corpus}:3: 2 memories naming in superseded_by or contradicts a memory that is not in "
+        f"the corpus (read as given all the same: {applies}): m3 superseded_by 'm99', "
+        "m4 superseded_by '5' (line 4)",
+        f"{corpus}:2: 3 memories whose superseded_by or contradicts names no memory (a blank "
+        "text, true, a fraction or an object is no id) yet is set, and read as set all the "
+        f"same: {applies}: m2 superseded_by ' ', m5 superseded_by true (line 5), "
+        'm6 superseded_by [" "] (line 6)',
+        f"{corpus}:1: 3 memories whose superseded_by or contradicts is 0 or empty, read as not "
+        "set, as false is: superseded_by neither decays nor archives the memory, contradicts "
+        "fires no boost (memory 0 is named as the text \"0\"): m1 superseded_by 0, "
+        "m5 contradicts {} (line 5), m9 contradicts 0.0 (line 9)"]
+    # and scoring reads them so: superseded (−0.5 from short's 0.5) where said to be set
+    decayed = {f"m{i}": [d["decay"] for d in explained(ds, f"m{i}", superseded_archive=False,
+                                                         exclude_archived=False,
+                                                         prefilter=False)["decays"]]
+               for i in range(1, 10)}
+    assert decayed == {"m1": [], "m2": ["superseded"], "m3": ["superseded"],
+                       "m4": ["superseded"], "m5": ["superseded"], "m6": ["superseded"],
+                       "m7": ["superseded"], "m8": [], "m9": []}
+    assert [b["category"] for b in explained(ds, "m9")["boosts"]] == []

@@ -4,12 +4,17 @@ it reads otherwise than the file writes it, with the place of the first such rec
 
 from __future__ import annotations
 
+import json
 import math
 
 from workbench.core.data import Dataset
 from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.decision_memory.project import parse_time
-from workbench.core.models.importance.prepared import count_notes, default_clock_source
+from workbench.core.models.importance.prepared import (
+    count_notes,
+    default_clock_source,
+    link_set,
+)
 from workbench.core.models.importance.rules import OUTCOMES, TIERS, outcome_index, tier_index
 from workbench.core.params import Params
 
@@ -25,6 +30,18 @@ _FALLS_BACK = {
 _NEITHER = (_TIME + "with no readable {other} either, it does not go stale: 0 days inactive, "
             "as if accessed at the query's clock")
 _LINKS = ("superseded_by", "contradicts")
+_APPLIES = ("superseded_by decays or archives the memory, contradicts fires its correction "
+            "boost")
+_LINK_NOTES = {
+    "dangling": "naming in superseded_by or contradicts a memory that is not in the corpus "
+                f"(read as given all the same: {_APPLIES})",
+    "nameless": "whose superseded_by or contradicts names no memory (a blank text, true, a "
+                "fraction or an object is no id) yet is set, and read as set all the same: "
+                + _APPLIES,
+    "unset": "whose superseded_by or contradicts is 0 or empty, read as not set, as false is: "
+             "superseded_by neither decays nor archives the memory, contradicts fires no "
+             "boost (memory 0 is named as the text \"0\")",
+}
 
 
 def data_warnings(dataset: Dataset, params: Params) -> list[str]:
@@ -40,8 +57,10 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
     counts: dict[str, list[str]] = {}  # count field → memories whose value is no count
     places: dict[str, list[str]] = {}  # the same keys → each memory's place, "" unknown
     ids = dataset.corpus.index
-    dangling: list[str] = []
-    dangling_at: list[str] = []
+    # superseded_by/contradicts as scoring reads them (`prepared.link_set`): set but naming
+    # ids not in the corpus, set but naming no id at all, present but read as not set (dr3 3)
+    links: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
+    links_at: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
 
     def add(into: dict[str, list[str]], key: str, doc_id: str, item: str) -> None:
         into.setdefault(key, []).append(item)
@@ -63,10 +82,21 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
         for names, default in ((mentions, 1), (("dismissals",), 0)):
             for k, read in count_notes(m, names, default):
                 add(counts, k, d.id, f"{d.id} {read}")
-        missing = [f"{k} {i!r}" for k in _LINKS for i in _linked(m.get(k)) if i not in ids]
-        if missing:
-            dangling.append(f"{d.id} {', '.join(missing)}")
-            dangling_at.append(dataset.corpus.at.get(d.id, ""))
+        said: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
+        for k in _LINKS:
+            value = m.get(k)
+            if link_set(value):
+                named = _linked(value)
+                said["dangling"] += [f"{k} {i!r}" for i in named if i not in ids]
+                if not named:
+                    said["nameless"].append(f"{k} {_value_text(value)}")
+            elif not (value is None or value is False
+                      or (isinstance(value, str | list | tuple) and not value)):
+                said["unset"].append(f"{k} {_value_text(value)}")  # 0, 0.0, {}
+        for key, items in said.items():
+            if items:
+                links[key].append(f"{d.id} {', '.join(items)}")
+                links_at[key].append(dataset.corpus.at.get(d.id, ""))
     for what, items in bad.items():
         out.append(_placed(places[what], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'}"
                            f" with an unreadable {what}: ") + _some(items, places[what]))
@@ -76,13 +106,11 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
                            "least 0 (a number, or one in a string, is read as its whole part, "
                            "at least 0; anything else is ignored): ")
                    + _some(items, places[k]))
-    if dangling:
-        n = len(dangling)
-        out.append(_placed(dangling_at, f"{n} memor{'y' if n == 1 else 'ies'} naming in "
-                           "superseded_by or contradicts a memory that is not in the corpus "
-                           "(read as given all the same: superseded_by decays or archives the "
-                           "memory, contradicts fires its correction boost): ")
-                   + _some(dangling, dangling_at))
+    for key, what in _LINK_NOTES.items():
+        if links[key]:
+            n = len(links[key])
+            out.append(_placed(links_at[key], f"{n} memor{'y' if n == 1 else 'ies'} {what}: ")
+                       + _some(links[key], links_at[key]))
     out += _query_clocks(dataset, params)
     return out
 
@@ -109,6 +137,16 @@ def _linked(value: object) -> list[str]:
     values = value if isinstance(value, list | tuple) else [value]
     return [str(v).strip() for v in values if isinstance(v, str | int) and not isinstance(
         v, bool) and str(v).strip()]
+
+
+def _value_text(value: object) -> str:
+    """A link value as the file writes it: a text quoted (' ' shows its blank), else JSON."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def _placed(places: list[str], text: str) -> str:

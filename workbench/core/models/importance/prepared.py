@@ -144,6 +144,15 @@ def count_notes(meta: Any, names: tuple[str, ...], default: int) -> list[tuple[s
     return out
 
 
+def link_set(value: Any) -> bool:
+    """Whether a `superseded_by` or `contradicts` value marks the memory (superseded; a
+    contradiction): any value Python reads as true — an id, a number other than 0, a list or
+    object with something in it, even a blank text such as " " or `true` — whether or not it
+    names a memory of the corpus; 0, false, "", [] and {} do not. The document only says "link
+    to new", and has no code to follow; `data_warnings` names every value not read as an id."""
+    return bool(value)
+
+
 def last_access_ms(doc: Document) -> float:
     """`last_accessed`, else `created_at` (ISO 8601), in ms; NaN when neither parses."""
     t = parse_time(doc.metadata.get("last_accessed"))
@@ -217,9 +226,9 @@ def prepare_importance(dataset: Dataset, params: Params,
         tier=tier, outcome=outcome,
         mentions=np.array([_int(m, *mention_fields, default=1) for m in meta], np.int64),
         dismissals=np.array([_int(m, "dismissals", default=0) for m in meta], np.int64),
-        superseded=np.array([bool(m.get("superseded_by") or m.get("superseded") is True)
+        superseded=np.array([link_set(m.get("superseded_by")) or m.get("superseded") is True
                              for m in meta], bool),
-        contradicts=np.array([bool(m.get("contradicts")) for m in meta], bool),
+        contradicts=np.array([link_set(m.get("contradicts")) for m in meta], bool),
         clocks=clocks.astype(np.float64), inactive=inactive,
         query_clock=query_clock, query_n_terms=n_terms, bm25=stats,
         pair_flat=(query_clock[pair_query] * n + stats.cand).astype(np.intp),
