@@ -157,8 +157,12 @@ def test_an_unreadable_last_accessed_is_said_as_it_is_read(tmp_path: Path) -> No
         "missing, as a memory without one is: staleness counts from its created_at): m1 "
         "'2026-04-31T12:00:00Z'",
         f"{corpus}:3: 1 memory with an unreadable last_accessed (an ISO 8601 date; read as "
-        "missing, as a memory without one is: with no readable created_at either, it does not "
-        "go stale: 0 days inactive, as if accessed at the query's clock): m3 'someday'"]
+        "missing, as a memory without one is: with no readable created_at either, it is among "
+        "the memories with no date): m3 'someday'",
+        f"{corpus}:3: 1 memory with no readable created_at or last_accessed (missing or "
+        "unreadable), so no date to count staleness from: each is read as 0 days inactive (the "
+        "undated_days parameter), as if accessed at the query's clock: it does not go stale, "
+        "and passes the pre-filter's accessed-within test: m3"]
     for doc, days in (("m1", 20.0), ("m2", 20.0), ("m3", 0.0)):
         stale = explained(ds, doc)
         assert [d["days_inactive"] for d in stale["decays"] if d["decay"] == "staleness"] == (
@@ -241,3 +245,71 @@ def test_link_warnings_say_what_scoring_does_for_every_value_shape(tmp_path: Pat
                        "m4": ["superseded"], "m5": ["superseded"], "m6": ["superseded"],
                        "m7": ["superseded"], "m8": [], "m9": []}
     assert [b["category"] for b in explained(ds, "m9")["boosts"]] == []
+
+
+def test_a_memory_with_no_date_at_all_is_said_and_explained(tmp_path: Path) -> None:
+    """dr3 2: a memory with no created_at and no last_accessed got no word and no decay, and
+    explain said recently_accessed=true with no reason; one rule for missing and unreadable
+    was promised. Now one warning lists both kinds, explain gives the days and where they come
+    from, and `undated_days` (0: what was always done) sets the days."""
+    old = "2026-01-30T00:00:00Z"  # 30 days before NOW
+    folder = beir(tmp_path, [
+        {"tier": "short", "last_accessed": NOW},
+        {"tier": "short"},  # m2: no dates at all
+        {"tier": "short", "created_at": "garbage", "last_accessed": ""},  # m3: unreadable
+        {"tier": "short", "created_at": old}])  # m4: dated by created_at
+    ds = load_dataset(folder)
+    corpus = folder / "corpus.jsonl"
+    said = [w for w in warnings(ds) if "no readable created_at or last_accessed" in w]
+    assert said == [
+        f"{corpus}:2: 2 memories with no readable created_at or last_accessed (missing or "
+        "unreadable), so no date to count staleness from: each is read as 0 days inactive (the "
+        "undated_days parameter), as if accessed at the query's clock: it does not go stale, "
+        "and passes the pre-filter's accessed-within test: m2, m3 (line 3)"]
+    for doc in ("m2", "m3"):
+        out = explained(ds, doc)
+        # at the default, the score is what it always was: short 0.5, no decay
+        assert (out["importance"], out["decays"]) == (0.5, [])
+        assert out["days_inactive"] == 0
+        assert out["days_inactive_from"] == ("no readable created_at or last_accessed; the "
+                                             "undated_days parameter")
+        assert out["pre_filter"] == {
+            "current_relevance": True, "recently_accessed": True, "important": False,
+            "days_inactive": "0 (no readable created_at or last_accessed; the undated_days "
+                             "parameter)"}
+    dated = explained(ds, "m4")
+    assert (dated["days_inactive"], dated["days_inactive_from"]) == (30.0, "created_at")
+    assert "days_inactive" not in dated["pre_filter"]
+    # undated_days = 10: short decays 0.1 a day after 7 days, 0.5 − 0.3 = 0.2; dated ones keep
+    # their own days (m4: 30 days, 0.5 − 2.3, clamped to 0)
+    ten = explained(ds, "m2", undated_days=10)
+    assert ten["importance"] == pytest.approx(0.2)
+    assert [(d["decay"], d["days_inactive"]) for d in ten["decays"]] == [("staleness", 10.0)]
+    assert explained(ds, "m1", undated_days=10)["importance"] == 0.5
+    # 40 days: past the pre-filter's 30 (and short's 0.5 − 3.3 clamps to 0): gated out
+    forty = explained(ds, "m3", undated_days=40, prefilter=True, exclude_archived=False)
+    assert forty["pre_filter"]["recently_accessed"] is False
+    assert forty["gate"] == "pre-filter"
+    assert next(w for w in warnings(ds, undated_days=40) if "no readable created_at" in w) \
+        .endswith("each is read as 40 days inactive (the undated_days parameter), as if last "
+                  "accessed 40 days before the query's clock: staleness and the pre-filter "
+                  "count those days: m2, m3 (line 3)")
+
+
+def test_undated_days_is_in_the_models_help_and_inert_where_all_have_dates(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["models", "importance"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("undated_days live 0 [0, 3650] Days inactive of a memory with no readable "
+            "last_accessed or created_at (missing or unreadable alike). 0: as if accessed at "
+            "the query's clock, so it never goes stale and passes the pre-filter's 'accessed "
+            "within' test; more: staleness and the pre-filter count these days.") in text
+    m = ImportanceModel()
+    p = resolve_params(m, {})
+    dated = data([mem("a"), mem("b")])
+    assert "undated_days" in m.inert_params(prepare(m, dated, p, use_cache=False), p)
+    undated = data([mem("a"), Document("b", "", "postgres", metadata={"tier": "short"})])
+    got = m.inert_params(prepare(m, undated, p, use_cache=False), p)
+    assert "undated_days" not in got and "stale_short" not in got

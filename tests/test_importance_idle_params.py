@@ -17,6 +17,7 @@ from workbench.core.models.importance import SCHEMA, ImportanceModel
 NOW = "2026-03-01T00:00:00Z"
 BANDS = {"resurface_threshold", "standard_threshold", "short_threshold", "resurface_dismissals"}
 EXPLAIN_ONLY = "shown in explain only; it ranks nothing"
+DATED = "every memory has a readable created_at or last_accessed"
 
 
 @pytest.mark.parametrize(("setting", "idle", "why"), [
@@ -87,6 +88,7 @@ def test_inert_on_the_data() -> None:
         **dict.fromkeys(("dismissal", "dismiss_cap_count", "dismiss_cap"),
                         "no memory was dismissed"),
         **dict.fromkeys(("superseded_decay", "superseded_archive"), "no memory is superseded"),
+        "undated_days": DATED,
     }
     # a memory without a tier: the default tier picks any base, so none is inert
     docs.append(_memory("d", "postgres"))
@@ -99,7 +101,8 @@ def test_sample_leaves_the_tier_default_and_the_bands_out() -> None:
     m, ds = ImportanceModel(), load_dataset(SAMPLES / "memories")
     p = resolve_params(m)
     assert m.inert_params(prepare(m, ds, p, use_cache=False), p) == {
-        **dict.fromkeys(BANDS, EXPLAIN_ONLY), "default_tier": "every memory has a tier"}
+        **dict.fromkeys(BANDS, EXPLAIN_ONLY), "default_tier": "every memory has a tier",
+        "undated_days": DATED}
 
 
 def test_without_queries_staleness_is_not_called_inert() -> None:

@@ -23,7 +23,7 @@ def test_topics_stay_together(qtbot: QtBot) -> None:
     panel.show()
     assert {k: b.text() for k, b in panel.groups.items()} == {
         "base": "Base (5)", "boost": "Boost (4)", "outcome": "Outcome (6)",
-        "repeat": "Repetition (3)", "stale": "Staleness (9)", "dismiss": "Dismissal (3)",
+        "repeat": "Repetition (3)", "stale": "Staleness (10)", "dismiss": "Dismissal (3)",
         "superseded": "Superseded (2)", "archive": "Archive band (2)",
         "prefilter": "Pre-filter (4)", "relevance": "Relevance (3)",
         "bands": "Bands — explain only (4)"}

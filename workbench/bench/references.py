@@ -252,7 +252,8 @@ def importance_scores(dataset: Dataset, params: Params) -> Callable[[int], list[
                       tier=TIERS[tier] if tier >= 0 else str(params["default_tier"]),
                       outcome=OUTCOMES[outcome] if outcome >= 0 else "",
                       mentions=_int(m, *fields, default=1),
-                      days_inactive=0.0 if math.isnan(days) else days,
+                      days_inactive=(float(params["undated_days"]) if math.isnan(days)
+                                     else days),
                       dismissals=_int(m, "dismissals", default=0),
                       superseded=bool(m.get("superseded_by") or m.get("superseded") is True),
                       contradicts=bool(m.get("contradicts")))

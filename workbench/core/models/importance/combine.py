@@ -42,6 +42,14 @@ class Importance:
     fired: NDArray[np.bool_]
 
 
+def days_inactive(prep: ImportancePrepared, params: Params) -> NDArray[np.float64]:
+    """float64 (U, N): days since each memory's last access at each clock; `undated_days`
+    where the memory has no readable last_accessed or created_at (dr3 2)."""
+    out: NDArray[np.float64] = np.where(prep.undated, float(params["undated_days"]),
+                                        prep.inactive)
+    return out
+
+
 def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     def f(name: str) -> float:
         return float(params[name])
@@ -67,7 +75,8 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
                         f("stale_long")])[tier]
     grace = np.array([f(ultra[1]), f("stale_short_days"),
                       f("stale_medium_days"), f("stale_long_days")])[tier]
-    days = np.floor(prep.inactive) if params["whole_days"] else prep.inactive
+    inactive = days_inactive(prep, params)
+    days = np.floor(inactive) if params["whole_days"] else inactive
     stale = per_day * np.maximum(0.0, days - grace)
     sup = 0.0 if params["superseded_archive"] else f("superseded_decay")
     decay = 0.0 - (stale + f("dismissal") * prep.dismissals + sup * prep.superseded)  # no −0
@@ -125,7 +134,7 @@ def gate_table(prep: ImportancePrepared, params: Params, imp: Importance) -> NDA
         "archived": (final < float(params["archive_threshold"]))
         & bool(params["exclude_archived"]),
         "pre-filter": ~((final > float(params["prefilter_current"]))
-                        | (prep.inactive < float(params["prefilter_days"]))
+                        | (days_inactive(prep, params) < float(params["prefilter_days"]))
                         | (imp.stored > float(params["prefilter_importance"]))[None, :])
         & bool(params["prefilter"]),
     }

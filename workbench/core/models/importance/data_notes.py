@@ -19,16 +19,16 @@ from workbench.core.models.importance.rules import OUTCOMES, TIERS, outcome_inde
 from workbench.core.params import Params
 
 # missing and unreadable alike (`prepared.last_access_ms`): staleness counts from
-# last_accessed, else created_at, else not at all (0 days inactive, as if accessed at the
-# query's clock, so the pre-filter's "accessed < 30 days ago" lets it through); rm 2
+# last_accessed, else created_at, else from neither: undated_days (0) days inactive, as if
+# accessed at the query's clock (rm 2). A memory with neither gets its own warning, whether
+# its dates are missing or unreadable (dr3 2)
 _TIME = "an ISO 8601 date; read as missing, as a memory without one is: "
 _FALLS_BACK = {
     "last_accessed": _TIME + "staleness counts from its created_at",
     "created_at": _TIME + "staleness counts from its last_accessed, as it does whenever "
                   "there is one",
 }
-_NEITHER = (_TIME + "with no readable {other} either, it does not go stale: 0 days inactive, "
-            "as if accessed at the query's clock")
+_NEITHER = _TIME + "with no readable {other} either, it is among the memories with no date"
 _LINKS = ("superseded_by", "contradicts")
 _APPLIES = ("superseded_by decays or archives the memory, contradicts fires its correction "
             "boost")
@@ -57,6 +57,8 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
     counts: dict[str, list[str]] = {}  # count field → memories whose value is no count
     places: dict[str, list[str]] = {}  # the same keys → each memory's place, "" unknown
     ids = dataset.corpus.index
+    undated: list[str] = []  # no readable created_at or last_accessed
+    undated_at: list[str] = []
     # superseded_by/contradicts as scoring reads them (`prepared.link_set`): set but naming
     # ids not in the corpus, set but naming no id at all, present but read as not set (dr3 3)
     links: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
@@ -79,6 +81,9 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
                 fallback = (_FALLS_BACK[k] if not math.isnan(parse_time(m.get(other)))
                             else _NEITHER.format(other=other))
                 add(bad, f"{k} ({fallback})", d.id, f"{d.id} {m[k]!r}")
+        if all(math.isnan(parse_time(m.get(k))) for k in ("created_at", "last_accessed")):
+            undated.append(d.id)
+            undated_at.append(dataset.corpus.at.get(d.id, ""))
         for names, default in ((mentions, 1), (("dismissals",), 0)):
             for k, read in count_notes(m, names, default):
                 add(counts, k, d.id, f"{d.id} {read}")
@@ -100,6 +105,17 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
     for what, items in bad.items():
         out.append(_placed(places[what], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'}"
                            f" with an unreadable {what}: ") + _some(items, places[what]))
+    if undated:
+        n, days = len(undated), float(params["undated_days"])
+        does = ("as if accessed at the query's clock: it does not go stale, and passes the "
+                "pre-filter's accessed-within test" if days == 0 else
+                f"as if last accessed {days:g} days before the query's clock: staleness and "
+                "the pre-filter count those days")
+        out.append(_placed(undated_at, f"{n} memor{'y' if n == 1 else 'ies'} with no readable "
+                           "created_at or last_accessed (missing or unreadable), so no date "
+                           f"to count staleness from: each is read as {days:g} days inactive "
+                           f"(the undated_days parameter), {does}: ")
+                   + _some(undated, undated_at))
     for k, items in counts.items():
         out.append(_placed(places[k], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} "
                            f"whose {k} is not stored as a plain count, a whole number of at "

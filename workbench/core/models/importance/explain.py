@@ -11,8 +11,10 @@ import numpy as np
 
 from workbench.core.data import Dataset
 from workbench.core.models.clock import when
+from workbench.core.models.decision_memory.project import parse_time
 from workbench.core.models.importance.combine import (
     Importance,
+    days_inactive,
     gate_table,
     gates,
     importance_table,
@@ -59,7 +61,14 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
         if c == "correction" and prep.contradicts[doc]:
             why.append("contradicts a previous memory")
         boosts.append({"category": c, "boost": float(parts[1 + i]), "fired_by": why})
-    days = float(prep.inactive[u, doc])
+    days = float(days_inactive(prep, params)[u, doc])
+    # where the days come from: said beside the number, and by the pre-filter's test, which
+    # an undated memory passes at undated_days = 0 (dr3 2)
+    doc_meta = dataset.corpus[doc].metadata
+    since = ("no readable created_at or last_accessed; the undated_days parameter"
+             if prep.undated[doc]
+             else "last_accessed" if not math.isnan(parse_time(doc_meta.get("last_accessed")))
+             else "created_at")
     clock = float(prep.clocks[u])
     tier = TIERS[t] if t >= 0 else str(params["default_tier"])
     stale_rate = {"long": "stale_long", "medium": "stale_medium"}.get(tier, "stale_short")
@@ -93,6 +102,8 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
         "outcome_boost": float(parts[-4]),
         "mentions": int(prep.mentions[doc]),
         "repetition": float(parts[-3]),
+        "days_inactive": days,
+        "days_inactive_from": since,
         "decays": [d for d in decays if d["value"] != 0.0],
         "clamp": float(parts[-1]),
         "importance": final,
@@ -103,6 +114,7 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
         "pre_filter": {
             "current_relevance": final > float(params["prefilter_current"]),
             "recently_accessed": days < float(params["prefilter_days"]),
+            **({"days_inactive": f"{days:g} ({since})"} if prep.undated[doc] else {}),
             "important": float(imp.stored[doc]) > float(params["prefilter_importance"]),
         },
         "relevance_kind": str(params["relevance"]),

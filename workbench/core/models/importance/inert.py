@@ -9,7 +9,8 @@ greys their labels and says why.
 - a category's boost where nothing can fire it (no phrase; emotion: no '!' either; failure: no
   failure outcome either; correction: no contradiction either); `exclamation_min` with no '!'.
 - the dismissal rules with no memory dismissed; the superseded rules with none superseded.
-- every staleness setting where no memory was accessed before its query's clock.
+- every staleness setting where no memory was accessed before its query's clock and every
+  memory has a date; `undated_days` where every memory has one.
 """
 
 from __future__ import annotations
@@ -65,8 +66,11 @@ def inert(prep: ImportancePrepared) -> dict[str, str]:
     if not prep.superseded.any():
         out.update(dict.fromkeys(("superseded_decay", "superseded_archive"),
                                  "no memory is superseded"))
-    if prep.inactive.size and not (prep.inactive > 0).any():  # a grace of 0 decays any
-        # part of a day; with no query there is no clock yet, so nothing is said
+    if not prep.undated.any():
+        out["undated_days"] = "every memory has a readable created_at or last_accessed"
+    # a grace of 0 decays any part of a day; with no query there is no clock yet, so nothing
+    # is said; a memory with no date is as stale as undated_days makes it
+    if prep.inactive.size and not (prep.inactive > 0).any() and not prep.undated.any():
         out.update(dict.fromkeys((*(n for names in _STALE.values() for n in names),
                                   "whole_days"), "no memory was accessed before its clock"))
     return out

@@ -11,6 +11,10 @@ Decisions where the document is silent (each a parameter; REFERENCE.md §4 for t
 - one boost per category; phrases case-insensitive on word boundaries; "multiple exclamation
   marks" = 2+ '!' (`exclamation_min`); repetition = min(0.3, 0.1·max(0, mentions − 2));
   clamp to [0, 1]; staleness from the last access, whole days (`whole_days`).
+- staleness counts from `last_accessed`, else `created_at`; a memory with neither readable
+  (missing or unreadable alike) is `undated_days` (0) days inactive: as if accessed at the
+  query's clock, never stale, through the pre-filter's accessed test (named in a warning, and
+  in explain's `days_inactive_from`).
 - outcome boosts are the companion schema's (`outcome_*`); a failure outcome counts once, as
   the outcome, unless `outcome_fires_failure` also fires the failure category.
 - ultra-short memories decay like short ones unless `ultra_short_own_decay` gives them their own
@@ -54,7 +58,7 @@ class ImportanceModel(Model):
     description = ("The memory-importance document: tier base, phrase boosts, outcome and "
                    "repetition boosts, staleness/dismissal/superseded decays, clamp; retrieval "
                    "by relevance × importance with the pre-filter and a top-5 budget.")
-    version = "4"  # 4: counts given as numeric strings are read
+    version = "5"  # 4: counts given as numeric strings are read; 5: `undated` prepared
     schema = SCHEMA
     signals = SIGNALS
     # signal → the prepare-stage values it is computed from (a mover's settings name them

@@ -119,6 +119,14 @@ SCHEMA = ParamSchema([
           help="Inactive days before an ultra-short memory decays."),
     Param("whole_days", "Count whole days", True, kind="bool",
           help="Inactive days are floored before the grace is subtracted."),
+    # the document counts staleness from the last access and has no word on a memory with no
+    # date at all; 0 keeps what was always done (REFERENCE.md §4: decide, say, make it a
+    # parameter; dr3 2)
+    Param("undated_days", "Staleness: days inactive with no date", 0.0, low=0.0, high=3650.0,
+          step=1.0, help="Days inactive of a memory with no readable last_accessed or "
+          "created_at (missing or unreadable alike). 0: as if accessed at the query's clock, "
+          "so it never goes stale and passes the pre-filter's 'accessed within' test; more: "
+          "staleness and the pre-filter count these days."),
     _f("dismissal", "Dismissal decay", 0.15, "Decay per dismissal of a resurfaced memory."),
     Param("dismiss_cap_count", "Dismissals to cap", 3, kind="int", low=1, high=20, step=1,
           help="This many dismissals reduce importance to the cap below."),
@@ -189,7 +197,7 @@ SCHEMA = ParamSchema([
 ]).with_slider_tops({
     # where the sliders end (a larger value is typed): the useful span, not the
     # whole range, whose default sat at its left end
-    "stale_long_days": 730, "prefilter_days": 365, "limit": 100
+    "stale_long_days": 730, "prefilter_days": 365, "limit": 100, "undated_days": 365
 })
 
 
@@ -234,7 +242,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("stale", "Staleness", ("stale_short", "stale_short_days", "stale_medium",
                             "stale_medium_days", "stale_long", "stale_long_days",
                             "ultra_short_own_decay", "stale_ultra_short",
-                            "stale_ultra_short_days", "whole_days")),
+                            "stale_ultra_short_days", "whole_days", "undated_days")),
     ("dismiss", "Dismissal", ("dismissal", "dismiss_cap_count", "dismiss_cap")),
     ("superseded", "Superseded", ("superseded_archive", "superseded_decay")),
     ("archive", "Archive band", ("exclude_archived", "archive_threshold")),

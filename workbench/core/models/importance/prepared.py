@@ -50,7 +50,9 @@ class ImportancePrepared:
     superseded:   bool (N,)        `superseded_by` set (or `superseded` true)
     contradicts:  bool (N,)        `contradicts` names an earlier memory
     inactive:     float64 (U, N)   days from last access (else created_at) to each clock;
-                                   0 where the memory has no timestamp
+                                   0 where the memory has no timestamp (`undated`)
+    undated:      bool (N,)        no readable last_accessed or created_at (or no clock): its
+                                   days inactive are the live `undated_days`, not `inactive`
     query_clock:  int64 (Q,)       which clock each query uses
     query_n_terms: float64 (Q,)    distinct query terms some memory holds
     bm25:         the relevance's term statistics; its row_ptr/cand are the candidates
@@ -71,19 +73,22 @@ class ImportancePrepared:
     contradicts: NDArray[np.bool_]
     clocks: NDArray[np.float64]
     inactive: NDArray[np.float64]
+    undated: NDArray[np.bool_]
     query_clock: NDArray[np.int64]
     query_n_terms: NDArray[np.float64]
     bm25: BM25Prepared
     pair_flat: NDArray[np.intp]
     coverage: NDArray[np.float64]
 
-    def memory(self, doc: int, text: str, clock: int, default_tier: str) -> Memory:
+    def memory(self, doc: int, text: str, clock: int, default_tier: str,
+               undated_days: float = 0.0) -> Memory:
         """Memory `doc` as the scalar rules read it."""
         t, o = int(self.tier[doc]), int(self.outcome[doc])
         return Memory(text=text, tier=TIERS[t] if t >= 0 else default_tier,
                       outcome=OUTCOMES[o] if o >= 0 else "",
                       mentions=int(self.mentions[doc]),
-                      days_inactive=float(self.inactive[clock, doc]),
+                      days_inactive=(undated_days if self.undated[doc]
+                                     else float(self.inactive[clock, doc])),
                       dismissals=int(self.dismissals[doc]),
                       superseded=bool(self.superseded[doc]),
                       contradicts=bool(self.contradicts[doc]))
@@ -209,7 +214,11 @@ def prepare_importance(dataset: Dataset, params: Params,
     query_ms = [fallback if math.isnan(t) else t for t in query_ms]
     clocks, query_clock = np.unique(np.asarray(query_ms, np.float64), return_inverse=True)
     access = np.array([last_access_ms(d) for d in docs], np.float64)
-    inactive = np.nan_to_num((clocks[:, None] - access[None, :]) / (DAY_S * 1000.0), nan=0.0)
+    days = (clocks[:, None] - access[None, :]) / (DAY_S * 1000.0)
+    # no date (or no clock: then no memory has one) is NaN in every row: undated_days, live
+    undated = np.asarray(np.isnan(days).any(axis=0) if len(clocks) else np.isnan(access),
+                         dtype=np.bool_).reshape(-1)
+    inactive = np.nan_to_num(days, nan=0.0)
     bm25 = BM25Model()
     bparams = bm25.schema.resolve({k: params[k] for k in ("fields", "stop_words", "stemmer")})
     stats: BM25Prepared = bm25.prepare(dataset, bparams, progress.span(0.4, 1.0))
@@ -229,7 +238,7 @@ def prepare_importance(dataset: Dataset, params: Params,
         superseded=np.array([link_set(m.get("superseded_by")) or m.get("superseded") is True
                              for m in meta], bool),
         contradicts=np.array([link_set(m.get("contradicts")) for m in meta], bool),
-        clocks=clocks.astype(np.float64), inactive=inactive,
+        clocks=clocks.astype(np.float64), inactive=inactive, undated=undated,
         query_clock=query_clock, query_n_terms=n_terms, bm25=stats,
         pair_flat=(query_clock[pair_query] * n + stats.cand).astype(np.intp),
         coverage=matched / np.maximum(n_terms[pair_query], 1.0),
