@@ -93,15 +93,17 @@ def load_data(args: argparse.Namespace) -> Dataset:
 
 
 def say_fitted(model: Any, dataset: Dataset) -> None:
-    """On stderr, where the dataset is a repository whose history the model's defaults were
-    fitted on (`Model.fitted_on`): its tasks up to there are no unseen test of them (rv2 4).
-    rank, explain and eval say it; compare would call it once per model it runs."""
+    """On stderr, how many of the dataset's tasks come from a repository history the model's
+    defaults were fitted on (`Model.fitted_on`): a figure at the defaults over them is partly a
+    training score (rv2 4). Each task's commit is tested, in one `rev-list` a run; nothing is
+    said where none is in it, nor for a typed task, which names no commit (dr2 3)."""
     histories = getattr(model, "fitted_on", ())
     if not histories:
         return
     from workbench.core.models.codeledger.fitted_on import fitted_note
 
-    note = fitted_note(dataset.source, model.id, histories)
+    commits = [str(q.context.get("commit") or "") for q in dataset.queries]
+    note = fitted_note(dataset.source, model.id, commits, histories)
     if note:
         say(note, file=sys.stderr)
 
