@@ -986,7 +986,9 @@ class CompareWindow(QWidget):
     def set_presentation(self, on: bool) -> None:
         """Full screen, larger type, the controls hidden (Esc or F11 leaves); with nothing
         compared there is nothing to present (F11 did: blank panes, no way out said)."""
-        if on and self.comp is None:
+        if (on and self.comp is None) or on == self.presenting:
+            # a second call changes nothing: presenting again had saved the presenting
+            # splits as the ones to restore, cutting the lists on leaving (dr7)
             return
         self.presenting = on
         self.controls.setVisible(not on)

@@ -1,0 +1,41 @@
+"""Present and the explain pane (r51 dr7 leftovers): Present asked for twice saved the
+presenting splits as the ones to restore, cutting the lists on leaving."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QFontInfo
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from tests.gui.test_compare_many_lists import _eight
+
+
+def _px(widget: QWidget) -> int:
+    """The pixel size `widget` draws its text at, its style sheet applied."""
+    widget.ensurePolished()
+    return QFontInfo(widget.font()).pixelSize()
+
+
+def test_present_asked_for_twice_leaves_the_splits_as_they_were(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    view = _eight(qtbot, window, (1280, 800), n=5)
+    qtbot.wait(20)
+    rows, top = view.right_split.sizes(), view.top_split.sizes()
+    view.set_presentation(True)
+    qtbot.wait(20)
+    presenting = (view.right_split.sizes(), view.top_split.sizes(), view.table.font_scale)
+    view.set_presentation(True)  # F11's menu twin, a clicker's second press: nothing changes
+    qtbot.wait(20)
+    assert view.presenting
+    assert (view.right_split.sizes(), view.top_split.sizes(),
+            view.table.font_scale) == presenting
+    view.set_presentation(False)
+    view.resize(1280, 800)
+    qtbot.wait(30)
+    assert not view.presenting
+    assert view.right_split.sizes() == rows and view.top_split.sizes() == top
+    view.set_presentation(False)  # and leaving twice changes nothing either
+    qtbot.wait(20)
+    assert view.right_split.sizes() == rows and view.top_split.sizes() == top
