@@ -1,5 +1,6 @@
 """Present and the explain pane (r51 dr7 leftovers): Present asked for twice saved the
-presenting splits as the ones to restore, cutting the lists on leaving."""
+presenting splits as the ones to restore, cutting the lists on leaving; and a 1,920-px window
+kept all eight lists beside the pane, scrolling sideways."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from tests.gui.test_compare_many_lists import _eight
+from tests.gui.test_compare_scroll_explain import _click
 
 
 def _px(widget: QWidget) -> int:
@@ -39,3 +41,19 @@ def test_present_asked_for_twice_leaves_the_splits_as_they_were(
     view.set_presentation(False)  # and leaving twice changes nothing either
     qtbot.wait(20)
     assert view.right_split.sizes() == rows and view.top_split.sizes() == top
+
+
+def test_a_1920_window_explaining_shows_a_and_the_clicked_list_without_a_scroll(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    view = _eight(qtbot, window, (1920, 1080))
+    bar = view.lines_scroll.horizontalScrollBar()
+    assert view.lines.columns == list(range(8)) and bar.maximum() == 0  # all eight fit
+    _click(qtbot, view, 3, 2)
+    qtbot.wait(30)
+    assert view.explain.explained is not None and view.top_split.sizes()[1] > 0
+    assert view.lines.columns == [0, 3]  # A and the list clicked, now B
+    assert bar.maximum() == 0  # nothing to scroll sideways to
+    assert view.lines.least_width() <= view.lines_scroll.width()
+    view.show_query((view.lines_query() + 1) % len(view.comp.dataset.queries))
+    qtbot.wait(30)
+    assert view.lines.columns == list(range(8)) and bar.maximum() == 0

@@ -969,12 +969,13 @@ class CompareWindow(QWidget):
     def _columns(self) -> list[int]:
         """The configurations the lists show: all; in a narrow window with a document
         explained beside them, A and B, the two it explains (three lists of about 100 px
-        had shown no ids); presenting, likewise where they do not all read their ids beside
-        the pane (at 1,280 × 800 five had scrolled, cutting the metric table: dr7 8)."""
+        had shown no ids); in any window, likewise where they do not all read their ids beside
+        the pane (presenting at 1,280 × 800 five had scrolled, cutting the metric table: dr7
+        8; at 1,920 × 1,080 eight had scrolled sideways beside it: dr7)."""
         n = len(self.comp.configs) if self.comp is not None else 0
         sizes = self.top_split.sizes()
-        narrow = (self.lines.least_width(n) > sizes[0] if self.presenting
-                  else self.width() < NARROW)
+        narrow = self.lines.least_width(n) > sizes[0] or (
+            not self.presenting and self.width() < NARROW)
         if (n > 2 and narrow
                 and self.explain.explained is not None and len(sizes) > 1 and sizes[1] > 0):
             into = self._explained[2] if self._explained is not None else self.b_index
