@@ -1,23 +1,52 @@
-"""Present and the explain pane (r51 dr7 leftovers): Present asked for twice saved the
-presenting splits as the ones to restore, cutting the lists on leaving; and a 1,920-px window
-kept all eight lists beside the pane, scrolling sideways."""
+"""The explain pane beside the lists (r51 dr7 leftovers): presenting at 1,920 × 1,080 its
+sentence, detail and "0 on both sides" lines stayed at the style sheet's 13 px beside its table's
+large type; Present asked for twice saved the presenting splits as the ones to restore, cutting
+the lists on leaving; and a 1,920-px window kept all eight lists beside the pane, scrolling
+sideways."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from PySide6.QtGui import QFontInfo
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from tests.gui.test_compare_many_lists import _eight
-from tests.gui.test_compare_scroll_explain import _click
+from tests.gui.test_compare_scroll_explain import _click, _screen
 
 
 def _px(widget: QWidget) -> int:
     """The pixel size `widget` draws its text at, its style sheet applied."""
     widget.ensurePolished()
     return QFontInfo(widget.font()).pixelSize()
+
+
+def test_presenting_the_explain_pane_s_lines_grow_with_its_table(
+        qtbot: QtBot, window: Any, styled: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _eight(qtbot, window, (1920, 1080), n=5)
+    _screen(view, monkeypatch, 1920, 1080)
+    explain = view.explain
+    assert _px(explain.sentence) == 13  # the style sheet's size, outside Present
+    view.set_presentation(True)
+    view.showNormal()
+    view.resize(1920, 1080)
+    qtbot.wait(30)
+    _click(qtbot, view, 1, 2)
+    qtbot.wait(30)
+    assert explain.explained is not None and explain.font_scale > 1.2
+    item = explain.table.item(0, 1)
+    assert item is not None
+    table_px = QFontInfo(item.font()).pixelSize()
+    assert table_px >= 16
+    assert explain.zeros.isVisibleTo(explain)  # codeledger has signals 0 on both sides
+    for label in (explain.sentence, explain.detail, explain.zeros):
+        assert _px(label) == table_px, label.text()[:40]
+    view.set_presentation(False)
+    qtbot.wait(30)
+    for label in (explain.sentence, explain.detail, explain.zeros):
+        assert _px(label) == 13
 
 
 def test_present_asked_for_twice_leaves_the_splits_as_they_were(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetrics, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -47,6 +47,11 @@ class ExplainDiff(QWidget):
         self.explained: MoveExplained | CrossMove | None = None
         self.font_scale = 1.0
         self._base_pt = points(self.font())
+        # the labels' type in px while scaled (None: the style sheet's): a style sheet's
+        # font-size (style.qss: 13px) overrides setFont, so they grow by style sheets of their
+        # own (they had stayed at 13 px beside the table's presenting type: dr7)
+        self._label_px: int | None = None
+        self._sentence_sheet = f"color: {MUTED};"
         layout = self._box = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
@@ -55,7 +60,6 @@ class ExplainDiff(QWidget):
         self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
-        self.detail.setStyleSheet(f"color: {MUTED};")
         self.table = _table()
         # the total: a one-row table under the signals' (their columns kept alike), in
         # sight however far they scroll
@@ -65,7 +69,6 @@ class ExplainDiff(QWidget):
         self.total_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.zeros = QLabel()  # "0 on both sides: …"
         self.zeros.setWordWrap(True)
-        self.zeros.setStyleSheet(f"color: {MUTED};")
         for w in (self.sentence, self.detail):
             layout.addWidget(w)
         tables = QVBoxLayout()
@@ -83,7 +86,8 @@ class ExplainDiff(QWidget):
         self.explained = None
         self.sentence.setText(HINT)
         self.sentence.setToolTip("")
-        self.sentence.setStyleSheet(f"color: {MUTED};")
+        self._sentence_sheet = f"color: {MUTED};"
+        self._style_labels()
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.detail.setVisible(False)
         for t in (self.table, self.total_table):
@@ -100,7 +104,8 @@ class ExplainDiff(QWidget):
         self.sentence.setText(text)
         # what its settings' "alone:" figures are, as compare's and the report's key says
         self.sentence.setToolTip("\n".join(settings_key([text])))
-        self.sentence.setStyleSheet("font-weight: 600;")
+        self._sentence_sheet = "font-weight: 600;"
+        self._style_labels()
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
         title = display_title(comp.dataset.corpus, d)  # an OpenVault memory: not its type alone
@@ -188,7 +193,18 @@ class ExplainDiff(QWidget):
                         f2 = QFont(font)
                         f2.setBold(item.font().bold())
                         item.setFont(f2)
+        self._label_px = (QFontInfo(font).pixelSize() if abs(self.font_scale - 1.0) > 1e-9
+                          else None)
+        self._style_labels()
         self._fit()
+
+    def _style_labels(self) -> None:
+        """The sentence's, the detail's and the zeros line's style sheets, with the scaled
+        type's size while scaled."""
+        size = f" font-size: {self._label_px}px;" if self._label_px is not None else ""
+        self.sentence.setStyleSheet(self._sentence_sheet + size)
+        for label in (self.detail, self.zeros):
+            label.setStyleSheet(f"color: {MUTED};{size}")
 
     def content_width(self) -> int:
         """The width that shows every column of the table whole, with the pane's margins."""
