@@ -12,7 +12,7 @@ import pytest
 
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.engine import prepare, resolve_params
-from workbench.core.formats import load_dataset
+from workbench.core.formats import load_dataset, read_documents
 from workbench.core.models.importance import ImportanceModel
 
 NOW = "2026-03-01T00:00:00Z"
@@ -313,3 +313,30 @@ def test_undated_days_is_in_the_models_help_and_inert_where_all_have_dates(
     undated = data([mem("a"), Document("b", "", "postgres", metadata={"tier": "short"})])
     got = m.inert_params(prepare(m, undated, p, use_cache=False), p)
     assert "undated_days" not in got and "stale_short" not in got
+
+
+def test_the_plain_reader_names_the_physical_line_of_each_file(tmp_path: Path) -> None:
+    """dr3 4: the plain reader's places were untested. A quoted CSV cell over two lines puts
+    m3 on line 5; in a folder of shards each memory is named in its own file, past a blank
+    line. (dr3 5: the places are kept as a file table and line numbers, read back the same.)"""
+    table = tmp_path / "mem.csv"
+    table.write_text("id,text,tier,last_accessed\n"
+                     f"m1,postgres notes,short,{NOW}\n"
+                     f'm2,"postgres\nover two lines",short,{NOW}\n'
+                     f"m3,postgres,huge,{NOW}\n")
+    query = QuerySet([Query("q", "postgres", {"now": NOW})])
+    corpus = read_documents(table)
+    assert dict(corpus.at) == {"m1": f"{table}:2", "m2": f"{table}:3", "m3": f"{table}:5"}
+    assert f"{table}:5: 1 memory with an unreadable tier (one of ultra-short, short, medium, "\
+        "long; read as the default tier short): m3 'huge'" in warnings(Dataset("d", corpus, query))
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "a.jsonl").write_text(json.dumps(
+        {"id": "m1", "contents": "postgres", "tier": "short", "last_accessed": NOW}) + "\n")
+    (shards / "b.jsonl").write_text("\n" + json.dumps(
+        {"id": "m2", "contents": "postgres", "tier": "vast", "last_accessed": NOW}) + "\n")
+    corpus = read_documents(shards)
+    assert (corpus.at.get("m1"), corpus.at.get("m2"), corpus.at.get("m9", "")) == (
+        f"{shards / 'a.jsonl'}:1", f"{shards / 'b.jsonl'}:2", "")
+    assert any(w.startswith(f"{shards / 'b.jsonl'}:2: 1 memory with an unreadable tier")
+               for w in warnings(Dataset("d", corpus, query)))

@@ -13,7 +13,16 @@ from collections.abc import Collection
 from pathlib import Path
 
 from workbench.core.checks import refuse_unjudgeable
-from workbench.core.data import Corpus, Dataset, Document, FormatError, Qrels, Query, QuerySet
+from workbench.core.data import (
+    Corpus,
+    Dataset,
+    Document,
+    FormatError,
+    Places,
+    Qrels,
+    Query,
+    QuerySet,
+)
 from workbench.core.formats._common import (
     MAX_GRADE,
     StrPath,
@@ -81,11 +90,11 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
     refuse_packed(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
-    at: dict[str, str] = {}  # each document's place, for a warning about its metadata
+    at = Places()  # each document's place, for a warning about its metadata
     for line, obj in iter_jsonl(path):
         doc_id = get_id(obj, ID_KEYS, path, line)
         check_unique(seen, doc_id, path, line, "_id" if "_id" in obj else "id")
-        at[doc_id] = f"{path}:{line}"
+        at.add(path, line)
         docs.append(Document(
             id=doc_id,
             title=get_str(obj, "title", path, line, required=False),

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.core.data import Corpus, Document, FormatError, Query, QuerySet
+from workbench.core.data import Corpus, Document, FormatError, Places, Query, QuerySet
 from workbench.core.formats._common import (
     JSON,
     LONE_SURROGATE,
@@ -311,15 +311,15 @@ def read_documents(path: StrPath, *, name: str | None = None,
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
-    at: dict[str, str] = {}  # each document's place, for a warning about its metadata
+    at = Places()  # each document's place, for a warning about its metadata
     for where, line, obj, from_csv in _document_records(path, skipped):
         doc_id = _record_id(obj, where, line)
-        at.setdefault(doc_id, f"{where}:{line}")
         first = seen.setdefault(doc_id, (where, line))
         if first != (where, line):
             said = f"line {first[1]}" if first[0] == where else f"{first[0]}:{first[1]}"
             raise FormatError(where, f"duplicate id {doc_id!r} (first on {said})", line=line,
                               field="id" if "id" in obj else "_id")
+        at.add(where, line)
         if from_csv and "tags" in obj:
             obj = {**obj, "tags": _csv_tags(obj["tags"], where, line)}
         docs.append(Document(
