@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main
+from workbench.core.checks import skipped_report
 from workbench.core.data import FormatError
 from workbench.core.formats import load_dataset, read_vault
 
@@ -86,8 +87,57 @@ def test_symbolic_links_are_not_notes_as_obsidian_mcp_lists_none(tmp_path: Path)
     (root / "linked-folder").symlink_to(root / "garden", target_is_directory=True)
     skipped: list[FormatError] = []
     assert load_dataset(root, skipped=skipped).corpus.ids == ["garden/tomatoes.md"]
-    assert [(type(e).__name__, Path(e.path).name) for e in skipped] == [
-        ("LinkNotListed", "tomatoes-link.md")]
+    assert [str(e) for e in skipped] == [
+        f"{root / 'linked-folder'}: a symbolic link to a folder: not entered; its notes are "
+        "searched at garden/",
+        f"{root / 'tomatoes-link.md'}: a symbolic link: not searched"]
+
+
+def test_a_link_to_a_folder_outside_says_how_many_notes_it_leaves_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rv2 3: a link to a shared folder was passed over without a word, its notes lost from
+    every metric. Its notes are counted without following the links under it (a loop back
+    up is not walked); a link to a folder holding the vault is not counted at all."""
+    shared = tmp_path / "shared"
+    (shared / "deep" / ".obsidian").mkdir(parents=True)
+    for rel in ("a.md", "deep/b.md", "deep/.obsidian/c.md", "deep/d.txt"):
+        (shared / rel).write_text("tomatoes\n")
+    (shared / "deep" / "loop").symlink_to(shared, target_is_directory=True)
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "own.md").write_text("tomatoes\n")
+    (root / "shared").symlink_to(shared, target_is_directory=True)
+    (root / "up").symlink_to(tmp_path, target_is_directory=True)
+    skipped: list[FormatError] = []
+    assert load_dataset(root, skipped=skipped).corpus.ids == ["own.md"]
+    assert [str(e) for e in skipped] == [
+        f"{root / 'shared'}: a symbolic link to a folder: not entered, 2 note(s) under it not "
+        "searched",
+        f"{root / 'up'}: a symbolic link to a folder: not entered (it holds this vault)"]
+    assert main(["rank", str(root), "-m", "bm25", "-q", "tomatoes"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 2 symbolic link(s) not searched, as obsidian-mcp lists regular files" in err
+
+
+def test_trash_and_a_capital_ending_are_said(tmp_path: Path) -> None:
+    """rv2 3 (polish): a deleted note in .trash ranked with the others and README.MD was left
+    out, both as obsidian-mcp lists them, neither said."""
+    root = tmp_path / "v"
+    for rel in (".trash/deleted.md", "README.MD", "sub/Plan.Md", "a.md", "b.mdx"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("dragon\n", encoding="utf-8")
+    skipped: list[FormatError] = []
+    assert load_dataset(root, skipped=skipped).corpus.ids == [".trash/deleted.md", "a.md"]
+    assert [str(e) for e in skipped] == [
+        f"{root / '.trash' / 'deleted.md'}: in Obsidian's .trash of deleted notes: searched "
+        "(empty the trash to leave it out)",
+        f"{root / 'README.MD'}: ends '.MD', not '.md': not searched (rename it to search it)",
+        f"{root / 'sub' / 'Plan.Md'}: ends '.Md', not '.md': not searched (rename it to "
+        "search it)"]
+    assert [h for h, _ in skipped_report(skipped)] == [
+        "1 deleted note(s) in .trash searched, as obsidian-mcp searches them",
+        "2 file(s) ending .MD or the like not searched, as obsidian-mcp lists '*.md' only "
+        "(the ending is case-sensitive)"]
 
 
 def test_cli_warns_for_each_flawed_note(tmp_path: Path,

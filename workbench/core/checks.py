@@ -426,8 +426,10 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
     from workbench.core.formats.pi_memory import DecisionKept, DecisionSkipped
     from workbench.core.formats.vault import (
         FolderNotListed,
+        InTrash,
         LinkNotListed,
         NoteReadAsText,
+        NotNoteEnding,
         UnreadableNote,
     )
     from workbench.core.session_file import SettingsIgnored
@@ -439,6 +441,9 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
                         "only"),
         (NoteReadAsText, "note(s) with a flaw searched all the same, as obsidian-mcp "
                          "searches them"),
+        (InTrash, "deleted note(s) in .trash searched, as obsidian-mcp searches them"),
+        (NotNoteEnding, "file(s) ending .MD or the like not searched, as obsidian-mcp lists "
+                        "'*.md' only (the ending is case-sensitive)"),
         (DecisionKept, "decision record(s) with a flaw loaded all the same, as pi-lodestone "
                        "loads them"),
         (DecisionSkipped, "decision record(s) left out here that pi-lodestone would load"),

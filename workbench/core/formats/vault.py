@@ -16,7 +16,9 @@ parsed (never closed, a line that is not `key: value`) taken as text with no fie
 front-matter parser returns the content it could not parse: each a `NoteReadAsText`. A note
 that cannot be read at all (a folder named `x.md`) is an `UnreadableNote`, left out while the
 other notes load. A symbolic link is no note, as obsidian-mcp lists regular files only: each
-`*.md` link is a `LinkNotListed` in `skipped`.
+`*.md` link, and each link to a folder (not entered), is a `LinkNotListed` in `skipped`. What
+obsidian-mcp's listing keeps and a user may not expect is said there too: the notes in
+`.trash` (searched: `InTrash`) and the files ending `.MD` or `.Md` (no notes: `NotNoteEnding`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from workbench.core.formats.frontmatter import FrontMatter, parse_front_matter
 from workbench.core.formats.plain import read_queries
 
 IGNORED_DIRS = frozenset({".obsidian", ".git", "node_modules"})  # REFERENCE §5
+TRASH_DIR = ".trash"  # Obsidian's deleted notes: searched, as obsidian-mcp searches them
+COUNT_MAX = 1000  # notes counted under a folder link (a link to `/` is not walked whole)
 NOTES_DIR = "notes"
 NOTE_ENDING = ".md"  # case-sensitive, as obsidian-mcp's `endsWith('.md')`
 _HEADING = re.compile(r"^ {0,3}#[ \t]+(\S.*?)[ \t]*$")
@@ -55,6 +59,15 @@ class FolderNotListed(FormatError):
 
 class LinkNotListed(FormatError):
     """A `*.md` symbolic link, passed over as obsidian-mcp passes it over (`find_notes`)."""
+
+
+class InTrash(FormatError):
+    """A note in Obsidian's `.trash` of deleted notes, searched as obsidian-mcp searches it."""
+
+
+class NotNoteEnding(FormatError):
+    """A file ending `.md` in another case (`README.MD`), no note to obsidian-mcp, whose
+    `endsWith('.md')` is case-sensitive."""
 
 
 class NoteReadAsText(FormatError):
@@ -92,12 +105,14 @@ def note_names(root: Path) -> Iterator[str]:
 
 
 def find_notes(root: Path, links: list[Path] | None = None,
-               unlisted: list[FormatError] | None = None) -> list[tuple[str, Path]]:
+               unlisted: list[FormatError] | None = None,
+               endings: list[Path] | None = None) -> list[tuple[str, Path]]:
     """(relative posix path, file) of every note under `root`, sorted by relative path. A
     symbolic link is no note, to a file or to a folder (not entered): obsidian-mcp lists the
     vault with `readdir(…, {recursive, withFileTypes})` and keeps `entry.isFile()`, false for
-    a link. Each `*.md` link passed over is appended to `links` when given, and each folder
-    that cannot be listed to `unlisted` (a FolderNotListed; os.walk drops them silently)."""
+    a link. Each `*.md` link and each link to a folder passed over is appended to `links`
+    when given, each folder that cannot be listed to `unlisted` (a FolderNotListed; os.walk
+    drops them silently), and each file ending `.md` in another case to `endings`."""
     found: list[tuple[str, Path]] = []
 
     def cannot_list(err: OSError) -> None:
@@ -106,19 +121,49 @@ def find_notes(root: Path, links: list[Path] | None = None,
             unlisted.append(FolderNotListed(where, f"cannot list this folder: "
                                             f"{err.strerror or err}; its notes are left out"))
 
-    # links to folders are not entered
+    # links to folders are not entered (os.walk lists them among the folders, unfollowed)
     for dirpath, dirnames, filenames in os.walk(root, onerror=cannot_list):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
         base = Path(dirpath)
+        if links is not None:
+            links.extend(base / d for d in dirnames if (base / d).is_symlink())
         for fname in filenames:
+            path = base / fname
             if fname.endswith(NOTE_ENDING):
-                path = base / fname
                 if path.is_symlink():
                     if links is not None:
                         links.append(path)
                     continue
                 found.append((path.relative_to(root).as_posix(), path))
+            elif endings is not None and fname.lower().endswith(NOTE_ENDING):
+                endings.append(path)
     return sorted(found)
+
+
+def passed_link(link: Path, root: Path) -> LinkNotListed:
+    """What a symbolic link passed over leaves out: a note, or the notes of a folder (counted
+    up to COUNT_MAX, without following any link under it, so a loop is never walked)."""
+    if not link.is_dir():
+        return LinkNotListed(link, "a symbolic link: not searched")
+    said = "a symbolic link to a folder: not entered"
+    try:
+        target = link.resolve(strict=True)
+        home = root.resolve(strict=True)
+    except (OSError, RuntimeError):  # a loop of links: nothing under it to count
+        return LinkNotListed(link, said)
+    if target == home or home.is_relative_to(target):
+        return LinkNotListed(link, f"{said} (it holds this vault)")
+    if target.is_relative_to(home):
+        inside = target.relative_to(home).as_posix()
+        return LinkNotListed(link, f"{said}; its notes are searched at {inside}/")
+    notes = 0
+    for _, dirnames, filenames in os.walk(target):  # links under it are not followed
+        dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
+        notes += sum(1 for f in filenames if f.endswith(NOTE_ENDING))
+        if notes > COUNT_MAX:
+            return LinkNotListed(link, f"{said}, more than {COUNT_MAX:,} notes under it not "
+                                 "searched")
+    return LinkNotListed(link, f"{said}, {notes:,} note(s) under it not searched")
 
 
 def read_note(path: Path, rel: str, flaws: list[FormatError] | None = None) -> Document:
@@ -208,7 +253,8 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
         raise FormatError(root, "no such folder", field="notes")
     links: list[Path] = []
     unlisted: list[FormatError] = []
-    notes = find_notes(root, links, unlisted)
+    endings: list[Path] = []
+    notes = find_notes(root, links, unlisted, endings)
     if not notes:
         if unlisted:  # the vault itself, or every folder with notes, is closed to us
             raise unlisted[0]
@@ -229,8 +275,13 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
     if not docs:
         raise unreadable[0]
     if skipped is not None:
-        passed = [LinkNotListed(p, "a symbolic link: not searched") for p in sorted(links)]
-        skipped.extend([*unlisted, *unreadable, *(flaws or []), *passed])
+        passed = [passed_link(p, root) for p in sorted(links)]
+        trash = [InTrash(path, "in Obsidian's .trash of deleted notes: searched (empty the "
+                         "trash to leave it out)") for rel, path in notes
+                 if rel.split("/", 1)[0] == TRASH_DIR]
+        cased = [NotNoteEnding(p, f"ends {p.name[-3:]!r}, not '.md': not searched (rename "
+                               "it to search it)") for p in sorted(endings)]
+        skipped.extend([*unlisted, *unreadable, *(flaws or []), *passed, *trash, *cased])
     return Corpus(docs, name=name or root.resolve().name)
 
 
