@@ -22,8 +22,10 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 
@@ -31,6 +33,7 @@ from workbench.core.cases import case_flaws, has_cases
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels
 
 SHOWN = 3  # examples named per warning
+UNICODE_MATCHED = "qrels_unicode_matched"  # a load note: [judged id, the corpus id it matched]
 MEANT_MAX = 1_000_000  # ids: a larger corpus is not searched for what a judgment meant
 
 
@@ -53,17 +56,98 @@ def _documents_held(documents: int, bar: int) -> str:
     return f"{documents:,}" if documents <= bar else f"more than {bar:,}"
 
 
+def unicode_forms(ids: Iterable[str], index: Mapping[str, int]) -> dict[str, list[str]]:
+    """Each of `ids` not in `index` that reads the same as ids of it stored in another
+    Unicode form, with those ids (sorted): a file name macOS stores decomposed (NFD, `e` and
+    a combining diaeresis) and an editor types composed (NFC, `ë`) print alike but differ.
+    Compared in NFC; one pass over the corpus's ids that are not ASCII, only where a missing
+    id is not ASCII."""
+    wanted: dict[str, list[str]] = {}
+    for did in dict.fromkeys(ids):
+        if did not in index and not did.isascii():
+            wanted.setdefault(unicodedata.normalize("NFC", did), []).append(did)
+    if not wanted:
+        return {}
+    found: dict[str, list[str]] = {}
+    for cid in index:
+        if not cid.isascii():
+            key = (cid if unicodedata.is_normalized("NFC", cid)
+                   else unicodedata.normalize("NFC", cid))
+            if key in wanted:
+                found.setdefault(key, []).append(cid)
+    return {did: sorted(found[key]) for key, dids in wanted.items() if key in found
+            for did in dids}
+
+
+def match_unicode_forms(dataset: Dataset) -> Dataset:
+    """`dataset` with each judged id the corpus lacks, but holds exactly one id of in another
+    Unicode form (`unicode_forms`), judging that id; the pairs kept in the settings for
+    `load_warnings` to say once (rv2 4: a note named in NFD on macOS, judged as typed, was
+    "not in the corpus"). An id that matches exactly, or two corpus ids, is left as it is."""
+    if not dataset.qrels:
+        return dataset
+    forms = unicode_forms((d for judged in dataset.qrels.values() for d in judged),
+                          dataset.corpus.index)
+    unique = {did: cids[0] for did, cids in forms.items() if len(cids) == 1}
+    if not unique:
+        return dataset
+    qrels: dict[str, dict[str, int]] = {}
+    matched: dict[str, str] = {}
+    for qid, judged in dataset.qrels.items():
+        qrels[qid] = {}
+        for did, grade in judged.items():
+            cid = unique.get(did)
+            if cid is not None and cid not in judged:  # judged in both forms: the exact one
+                matched[did] = cid
+                did = cid
+            qrels[qid][did] = grade
+    if not matched:
+        return dataset
+    settings = {**dataset.settings, UNICODE_MATCHED: sorted(matched.items())}
+    return replace(dataset, qrels=qrels, settings=settings)
+
+
+def _form(text: str) -> str:
+    """The Unicode form `text` is in, as a user would look it up."""
+    return next((form for form in ("NFC", "NFD") if unicodedata.is_normalized(form, text)),
+                "a mixed form")
+
+
+def _unicode_matched_text(pairs: list[tuple[str, str]]) -> str:
+    shown = [f"{cid} (judged in {_form(did)}, stored in {_form(cid)})" for did, cid in pairs]
+    return (f"{len(pairs):,} judged document id(s) matched to the corpus id that reads the same "
+            f"in another Unicode form ({_examples(shown)}): scored as that document; write "
+            "the judgments' ids as the files are stored to drop this note")
+
+
+def _unicode_twins_text(forms: dict[str, list[str]]) -> str:
+    """Said after the ids not in the corpus: those held in another Unicode form, where more
+    than one corpus id reads the same (no guess)."""
+    if not forms:
+        return ""
+    shown = [f"{did} ({_form(did)}): {' and '.join(f'{c!r} ({_form(c)})' for c in cids)}"
+             for did, cids in forms.items()]
+    return (f"; the corpus holds ids that read the same in another Unicode form ("
+            f"{_examples(shown)}): write the judgment's id as the document's is stored")
+
+
 def load_warnings(dataset: Dataset) -> list[str]:
     """One line per kind of problem, counted, with a few examples."""
     out: list[str] = []
     corpus = dataset.corpus.index
+    matched = [(str(d), str(c)) for d, c in dataset.settings.get(UNICODE_MATCHED) or []]
+    if matched:
+        out.append(_unicode_matched_text(matched))
     ghosts = [(qid, did) for qid, judged in (dataset.qrels or {}).items()
               for did, grade in judged.items() if grade > 0 and did not in corpus]
     if ghosts:
-        meant = _meant(list(dict.fromkeys(d for _, d in ghosts)), corpus)
+        missing = list(dict.fromkeys(d for _, d in ghosts))
+        forms = unicode_forms(missing, corpus)
+        meant = _meant([d for d in missing if d not in forms], corpus)
         out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
-                   "documents no ranking can retrieve" + _did_you_mean(meant))
+                   "documents no ranking can retrieve" + _did_you_mean(meant)
+                   + _unicode_twins_text(forms))
     grades = [g for judged in (dataset.qrels or {}).values() for g in judged.values()]
     if grades and max(grades) <= 0 and not has_cases(dataset):  # cases pass or fail anyway
         # (pi-lodestone's must_not_include cases judge only what must stay out)
@@ -234,6 +318,8 @@ def refuse_unjudgeable(qrels: Qrels | None, corpus: Corpus, path: str | PathLike
     index = corpus.index
     if not ghosts or any(did in index for _, did in ghosts):
         return
+    if any(len(cids) == 1 for cids in unicode_forms((d for _, d in ghosts), index).values()):
+        return  # `match_unicode_forms` judges the document it names in another form
     path = Path(path)
     qid, did = ghosts[0]
     line, field = _judgment_line(path, qid, did)

@@ -360,7 +360,8 @@ def _split_vector(values: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
 LOAD_NOTES = frozenset({"injections_skipped", "injections_kept", "trec_files_skipped",
                         "pyserini_files_skipped", "qrels_unmatched", "trec_not_utf8",
                         "vault_shards_skipped", "pyserini_notes_outnumbered",
-                        "trec_files_not_text", "read_as_documents"})
+                        "trec_files_not_text", "read_as_documents",
+                        "qrels_unicode_matched"})
 
 
 def _canon(value: Any) -> bytes:

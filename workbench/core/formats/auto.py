@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
-from workbench.core.checks import refuse_unjudgeable
+from workbench.core.checks import match_unicode_forms, refuse_unjudgeable
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import (
     StrPath,
@@ -322,12 +322,17 @@ def load_dataset(
     vault, each unreadable note's (`vault.UnreadableNote`). Without it the first malformed
     line or note raises, as for every other format.
 
+    A judged id the corpus holds in another Unicode form only (NFC typed, NFD stored) judges
+    that document where it is the only one (`checks.match_unicode_forms`).
+
     A pipe given (`--qrels <(cat qrels.tsv)`) is read once and its bytes kept for every look
     at it (`pipes_read_once`).
     """
     with pipes_read_once():
-        return _load_dataset(path, queries=queries, qrels=qrels, split=split, skipped=skipped,
-                             topic_field=topic_field)
+        dataset = _load_dataset(path, queries=queries, qrels=qrels, split=split,
+                                skipped=skipped, topic_field=topic_field)
+    # a judged id in another Unicode form than the corpus's (NFC typed, NFD stored)
+    return match_unicode_forms(dataset)
 
 
 def _load_dataset(
