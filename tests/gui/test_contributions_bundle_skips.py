@@ -68,3 +68,23 @@ def test_another_query_refits_the_axis(qtbot: QtBot) -> None:
     lo, hi, _ = chart._top_range or (0.0, 0.0, 0)
     left, right = chart.top_plot.getPlotItem().vb.viewRange()[0]
     assert (hi - lo) / (right - left) > 0.7
+
+
+def test_a_query_fitted_anew_leaves_no_headroom_on_the_right(qtbot: QtBot) -> None:
+    """dr2 4: the axis ran to 2.63 around bars ending at 2.02 (30% more for a query fitted
+    anew); right of the bars is the legend's room and a small margin only."""
+    from workbench.gui.charts.contributions import legend_room
+
+    s = open_session(CODE)
+    chart = ContributionChart(s)
+    qtbot.addWidget(chart)
+    chart.resize(1200, 300)
+    chart.show()
+    qtbot.waitExposed(chart)
+    for q in (11, 9, 0):
+        s.select_query(q)
+        _, hi, _ = chart._top_range or (0.0, 0.0, 0)
+        left, right = chart.top_plot.getPlotItem().vb.viewRange()[0]
+        width = right - left
+        room = legend_room(chart.top_plot, chart.top_legend) * width
+        assert hi < right and right - hi - room <= 0.05 * width, (q, hi, right, room)

@@ -371,7 +371,10 @@ class ContributionChart(ChartPanel):
         # it; when it must change, leave headroom on the side(s) the bars grow to
         if (shown is None or lo < shown[0] or want[1] > shown[1]
                 or (want[1] - want[0]) < 0.55 * (shown[1] - shown[0])):
-            extra = 0.3 * (want[1] - want[0])
+            # a query fitted anew fits its bars, as the left side does (dr2 4: 30% more had
+            # run the axis to 2.63 around bars ending at 2.02); a slider's bars outgrowing
+            # the range get headroom, so that the next ticks keep it
+            extra = (0.03 if shown is None else 0.3) * (want[1] - want[0])
             # headroom on the left by the negative bars' own size: a third of the whole span
             # there had left a fifth of the width empty beside a −0.07 (rv2 10)
             shown = (want[0] + 0.3 * min(lo, 0.0), want[1] + extra)
