@@ -46,3 +46,28 @@ def test_a_model_without_bundles_has_no_bundle_object(
                  "c45484912fc", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert "bundle" not in out and len(out["results"]) == 5
+
+
+def test_json_names_the_file_that_stopped_the_bundle(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dr2 7: the text says "stopped: token_budget (… #10 x costs N tokens …)"; the JSON's
+    `bundle` named no file, and `results` ends before it."""
+    assert main(ARGS) == 0
+    text = capsys.readouterr().out
+    rank, path, cost = re.search(r"stopped: token_budget \(.*?: #(\d+) (\S+) costs ([\d,]+) "
+                                 r"tokens", text).groups()  # type: ignore[union-attr]
+    assert main([*ARGS, "--format", "json"]) == 0
+    stopped = json.loads(capsys.readouterr().out)["bundle"]["stopped_at"]
+    assert (stopped["rank"], stopped["id"]) == (int(rank), path)
+    assert round(stopped["tokens"]) == int(cost.replace(",", ""))
+
+
+def test_a_bundle_stopped_by_sufficiency_names_the_next_file(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*ARGS[:-2], "--format", "json", "--top", "40"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    bundle = out["bundle"]
+    assert bundle["stop"] == "sufficiency" and bundle["reach"] < bundle["candidates"]
+    after = out["results"][bundle["reach"]]  # --top 40 lists the file past the reach too
+    assert bundle["stopped_at"]["rank"] == after["rank"] == bundle["reach"] + 1
+    assert bundle["stopped_at"]["id"] == after["id"] not in bundle["files"]

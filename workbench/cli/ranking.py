@@ -69,7 +69,8 @@ def add_commands(sub: Any) -> None:
                    help="text (table: the same, as rank names it); json: each result's score, "
                    "contributions and the model's breakdown "
                    "(as `rank --format json`, with the breakdown); codeledger's also has a "
-                   "`bundle` object (its files, tokens, budget, skipped files, stop reason)")
+                   "`bundle` object (its files, tokens, budget, skipped files, stop reason and the "
+                   "file it stopped at)")
     p.add_argument("--doc", action="append", default=[], metavar="ID",
                    help="also explain this document wherever it ranks (repeatable): why a "
                    "document did not come up")
@@ -731,11 +732,18 @@ def _bundle_json(pipe: Any) -> dict[str, Any]:
     scores, bund = full_bundles(prep, params)
     ranking = top_k(scores, int(np.diff(scores.row_ptr).max(initial=0)))
     tokens, files = budget(params)
+    reach, count = int(bund.reach[0]), int(ranking.count[0])
+    # the first file past the reach, which stopped the bundle, as the text names it after
+    # "stopped:" (dr2 7: the JSON did not name it, and `results` ends at the reach); none
+    # where every candidate was read
+    stopped_at = ({"rank": reach + 1, "id": ds.corpus[int(ranking.docs[0, reach])].id,
+                   "tokens": float(prep.cost[int(ranking.pair[0, reach])])}
+                  if reach < count else None)
     return {"files": [ds.corpus[int(d)].id for d in bund.files(0)],
             "size": int(bund.size[0]), "tokens": float(bund.tokens[0]),
             "max_files": files, "token_budget": tokens,
-            "candidates": int(ranking.count[0]), "reach": int(bund.reach[0]),
-            "stop": bund.stop[0], "confidence": bund.confidence[0],
+            "candidates": count, "reach": reach,
+            "stop": bund.stop[0], "stopped_at": stopped_at, "confidence": bund.confidence[0],
             "skipped": [{"rank": r + 1, "id": ds.corpus[int(ranking.docs[0, r])].id,
                          "tokens": float(prep.cost[int(ranking.pair[0, r])])}
                         for r in sorted(bund.skipped_ranks(0))]}
