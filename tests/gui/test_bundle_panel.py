@@ -7,6 +7,7 @@ a note and the window hides the tab (and shows it first for codeledger)."""
 from __future__ import annotations
 
 import os
+import re
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -298,3 +299,17 @@ def test_summary_counts_judged_tasks_apart(qtbot: QtBot, code: TuningSession) ->
         f"all 12 judged tasks: recall {means['bundle_recall']:,.2f} · precision "
         f"{means['bundle_precision']:,.2f}; all 13 tasks: files {means['bundle_files']:,.1f}"
         f" · tokens {means['bundle_tokens']:,.0f}")
+
+
+def test_a_token_delta_has_thousands_separators(qtbot: QtBot, code: TuningSession) -> None:
+    """dr2 8: "tokens 6,964 (+1455)": the delta beside the value formatted as the value is."""
+    panel = ContextBundle(code)
+    _show(qtbot, panel)
+    code.pin_baseline()
+    was = float(np.mean(code.result.per_query["bundle_tokens"]))  # type: ignore[union-attr]
+    code.set_param("sufficiency", 0.1)  # a file or two a task: about a thousand tokens fewer
+    code.recompute()
+    now = float(np.mean(code.result.per_query["bundle_tokens"]))  # type: ignore[union-attr]
+    assert was - now >= 1000
+    shown = re.sub(r"<[^>]+>", "", panel.summary.text())  # the delta's colour span
+    assert f"tokens {now:,.0f} (−{was - now:,.0f})" in shown

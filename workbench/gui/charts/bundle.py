@@ -285,7 +285,7 @@ class ContextBundle(ChartPanel):
                 better = -d if key in ("bundle_files", "bundle_tokens") else d
                 hexa = (delta_color(better, 0.5 * 10 ** -digits).name()
                         if over_judged else MUTED)
-                text += f" <span style='color:{hexa}'>({signed_html(d, digits)})</span>"
+                text += f" <span style='color:{hexa}'>({_signed(d, digits)})</span>"
             groups[0 if over_judged or judged == n else 1][1].append(text)
         self.summary.setText("; ".join(f"{head}: " + " · ".join(parts)
                                        for head, parts in groups if parts))
@@ -353,3 +353,12 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _signed(value: float, digits: int) -> str:
+    """`signed_html`, with thousands separators as the value beside it has them: "tokens
+    6,964 (+1,455)", not "(+1455)" (dr2 8)."""
+    if abs(round(value, digits)) < 1000:
+        return signed_html(value, digits)
+    return ("+" if value > 0 else "−") + f"{abs(value):,.{digits}f}"
+
