@@ -66,3 +66,31 @@ def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
                   "only as a change to its code")
     say(f"note: {target} cannot take as a setting what is tuned here for "
         + "; ".join(parts) + ": `export` lists them apart" + advice)
+
+
+def _say_chosen_last(model: Any, names: Sequence[str], objectives: Sequence[str],
+                     constraints: Sequence[Any], base: Any, many: str) -> None:
+    """The searched parameters no objective reads (`settle.chosen_last`: sufficiency under
+    nDCG@10), and the rule that chooses them after the search (dr2 1: the trial's random
+    draw had shipped, sufficiency 0.95 → 0.1 and held-out bundle recall 0.93 → 0.31)."""
+    from workbench.core.metrics import metric_label
+    from workbench.core.params import value_text
+    from workbench.core.tuning.settle import chosen_last
+
+    last = chosen_last(names, objectives, model.schema.by_name)
+    if not last:
+        return
+    said = ", ".join(f"{n} (starts at {value_text(base[n])})" for n in last)
+    labels = list(dict.fromkeys(metric_label(o) for o in objectives))
+    reads = f"{' and '.join(labels)} {'does' if len(labels) == 1 else 'do'} not read"
+    one = len(last) == 1
+    if not constraints:
+        say(f"note: {said} {'is' if one else 'are'} kept at {'its' if one else 'their'} "
+            f"start: {reads} {'it' if one else 'them'}, so every value scores alike")
+        return
+    held = " and ".join(str(c) for c in constraints)
+    say(f"note: {said} {'is' if one else 'are'} chosen last: {reads} "
+        f"{'it' if one else 'them'}, so every value scores alike; the kept trial's other "
+        f"values are kept with {'its' if one else 'their'} start where that meets {held} on "
+        f"the training {many}, else with the value nearest the start that does (not the "
+        "trial's random draw)")

@@ -30,6 +30,7 @@ from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
+from workbench.core.tuning.settle import settle
 from workbench.core.tuning.space import SearchSpace
 from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study, release
 from workbench.core.tuning.validation import Mask, Validation
@@ -614,6 +615,10 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         chosen_values = train_default
     else:
         params = _settle_idle(evaluator, spec.space.snap(chosen.params))
+        # a parameter no objective reads (sufficiency under nDCG): nearest its start that
+        # meets the constraints, not the value the trial drew at random (dr2 1)
+        params = settle(evaluator, spec.space, spec.objectives, spec.constraints, train,
+                        params)
         chosen_values = tuple(chosen.values)
     tuned = evaluator.evaluate(params)
     if spec.constraints:

@@ -1,0 +1,76 @@
+"""A searched parameter that no objective reads, chosen last: the value nearest its start.
+
+A parameter declared `figures_only` (CodeLedger's bundle stop rule and budget: sufficiency …)
+moves only the model's own figures. Where no objective is one of them (a ranking metric, with
+a constraint on bundle_tokens), every value of it scores alike: the search still draws one
+(a constraint reads its figure, or --tune named it), and the value the kept trial drew is
+random. On ky, `--metric ndcg@10 --constraint bundle_tokens<=6000` shipped sufficiency 0.1,
+and held-out bundle recall fell from 0.93 to 0.31 with 1,071 tokens a bundle, far under the
+6,000 allowed (dr2 1).
+
+So such a parameter is settled after the trial is kept, on the kept trial's other values:
+its start where that meets every constraint on the training queries, else the value nearest
+its start (on the searched grid) that does; the objective, which does not read it, is the
+same at every value, so this is the best value found with ties broken toward the start. Where
+no single one meets them, the kept trial's own values stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from workbench.core.params import ParamValue
+from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.objectives import MODEL_FIGURES, masked_mean
+from workbench.core.tuning.space import Dimension, SearchSpace
+from workbench.core.tuning.validation import Mask
+
+
+def chosen_last(names: Sequence[str], objectives: Sequence[str],
+                params: Mapping[str, Any]) -> list[str]:
+    """Of `names`, those `params` (the model's parameters by name) declares `figures_only`
+    where no objective is one of the model's own figures (`settle`): constraints aside."""
+    if any(o in MODEL_FIGURES for o in objectives):
+        return []
+    return [n for n in names if n in params and params[n].figures_only]
+
+
+def nearest_first(dim: Dimension, start: ParamValue) -> list[ParamValue]:
+    """The values `dim` searches, the nearest to `start` first (a tie: the lower first);
+    a choice's start first, then the others in their order."""
+    values = dim.values()
+    if dim.kind in ("choice", "bool") or isinstance(start, bool | str):
+        return sorted(values, key=lambda v: v != start)
+    s = float(start)
+    return sorted(values, key=lambda v: (abs(float(v) - s), float(v)))
+
+
+def settle(evaluator: Evaluator, space: SearchSpace, objectives: Sequence[str],
+           constraints: Sequence[Any], train: Mask,
+           params: Mapping[str, ParamValue]) -> dict[str, ParamValue]:
+    """`params` (a kept trial's) with each parameter `chosen_last` settled: all at their
+    starts where that meets `constraints` (each a `study.Constraint`) on the `train`
+    queries; else one moved, the first in `space`'s order, to the value nearest its start
+    that meets them; else `params` as they are (the trial met them)."""
+    names = chosen_last(space.names, objectives, evaluator.model.schema.by_name)
+    if not names:
+        return dict(params)
+    start = {n: evaluator.base[n] for n in names}
+
+    def meets(values: Mapping[str, ParamValue]) -> bool:
+        if not constraints:
+            return True
+        per_q = evaluator.evaluate(values)
+        return all(c.excess(masked_mean(per_q[c.name], train)) <= 0 for c in constraints)
+
+    at_start = {**params, **start}
+    if meets(at_start):
+        return at_start
+    dims = {d.name: d for d in space.dimensions}
+    for name in names:
+        for value in nearest_first(dims[name], start[name]):
+            moved = {**at_start, name: value}
+            if meets(moved):
+                return moved
+    return dict(params)
