@@ -77,3 +77,17 @@ def test_a_bundle_constraint_lists_bundle_recall_beside_it() -> None:
     model, dataset = get_model("codeledger"), load_dataset(REPO)
     names = _also_measures(model, dataset, ("ndcg@10",), ["bundle_tokens"])
     assert names[:2] == ["bundle_tokens", "bundle_recall"]
+
+
+def test_named_without_a_constraint_it_keeps_its_start(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "named.toml"
+    assert main(["tune", str(REPO), "-m", "codeledger", "--metric", "ndcg@10", "--tune",
+                 "w_keyword,w_content,sufficiency", "--trials", "12", "--folds", "0",
+                 "--pick", "best", "--storage", str(tmp_path / "s.db"), "--fresh",
+                 "--out", str(out)]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    params = tomllib.loads(out.read_text())["params"]
+    assert "w_keyword" in params and params.get("sufficiency", START) == START
+    assert ("note: sufficiency (starts at 0.95) is kept at its start, whatever the trials "
+            "draw: nDCG@10 does not read it, so every value scores alike") in said

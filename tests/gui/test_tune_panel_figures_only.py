@@ -32,5 +32,8 @@ def test_sufficiency_is_unticked_for_ndcg_and_ticked_for_bundle_recall(
     assert "sufficiency" not in w.checklist.names() and "w_keyword" in w.checklist.names()
     assert ("it moves only the bundle figures, which nDCG@10 does not read"
             in w.checklist.rows["sufficiency"].tick.toolTip())
+    # dr2 1: a run that searches it anyway keeps its start (no constraint here to meet)
+    assert w.checklist.rows["sufficiency"].tick.toolTip().endswith(
+        "every value scores alike; ticked anyway, the run keeps its start")
     assert select_metric(w.settings.objective, "bundle_recall")
     assert "sufficiency" in w.checklist.names()

@@ -142,7 +142,11 @@ class ParamChecklist(QWidget):
         for name, row in self.rows.items():
             base = self._tips.get(name, "")
             new_line = "<br>" if base.startswith("<") else "\n"  # rich text or plain
-            tip = base + (f"{new_line}unticked for this metric: {cut[name]}"
+            # ticked anyway, the run keeps its start (`settle`: the Tune tab has no
+            # constraint for another value to meet; dr2 1)
+            kept = ("; ticked anyway, the run keeps its start" if row.param.figures_only
+                    else "")
+            tip = base + (f"{new_line}unticked for this metric: {cut[name]}{kept}"
                           if name in cut else "")
             row.tick.setToolTip(tip)
             if row.label is not None:

@@ -86,7 +86,8 @@ def _say_chosen_last(model: Any, names: Sequence[str], objectives: Sequence[str]
     one = len(last) == 1
     if not constraints:
         say(f"note: {said} {'is' if one else 'are'} kept at {'its' if one else 'their'} "
-            f"start: {reads} {'it' if one else 'them'}, so every value scores alike")
+            f"start, whatever the trials draw: {reads} {'it' if one else 'them'}, so every "
+            "value scores alike")
         return
     held = " and ".join(str(c) for c in constraints)
     say(f"note: {said} {'is' if one else 'are'} chosen last: {reads} "
