@@ -290,8 +290,10 @@ def cmd_rank(args: argparse.Namespace) -> int:
               *(["bundle"] if marks else []), *signals]
     # a model whose final scores are whole numbers (decision-memory's) shows them so: 54,
     # not 54.0000, as explain and why print them, and its whole contributions too (6, not
-    # 6.0000)
-    whole = all(float(r["score"]).is_integer() for r in rows)
+    # 6.0000); scores of 0 and 1 only are a score clamped to [0, 1] (vault-search's): 1.0000,
+    # as its other scores print (rv52 9: "1" among 0.5735)
+    whole = (all(float(r["score"]).is_integer() for r in rows)
+             and any(abs(float(r["score"])) > 1 for r in rows))
     whole_signals = {s for s in signals if whole and all(
         float(r["contributions"][s]).is_integer() for r in rows)}
 
@@ -314,6 +316,9 @@ def cmd_rank(args: argparse.Namespace) -> int:
     print(fitted.text)
     if zero:
         say(f"0 in every row above, so not shown: {', '.join(zero)} (--format json has them)")
+    tied = _clamp_tie_note(model, rows)
+    if tied:
+        say(tied)
     if fitted.left_out:
         left = [s for s in signals if s in fitted.left_out]
         said = ([f"{', '.join(left)} (adding little to these rows)"] if left else [])
@@ -338,6 +343,18 @@ def cmd_rank(args: argparse.Namespace) -> int:
         if shown.block:
             print("\nthe memory block the agent receives:\n" + shown.block)
     return EXIT_OK
+
+
+def _clamp_tie_note(model: Any, rows: list[dict[str, Any]]) -> str:
+    """Where two or more rows shown score 1 and one of them was clamped to it, what orders
+    them, in the model's words (`clamp_tie_order`; "" for a model without one): the order
+    is no score's (rv52 9)."""
+    order = getattr(model, "clamp_tie_order", "")
+    tied = [r for r in rows if float(r["score"]) == 1.0]
+    if not order or len(tied) < 2 or not any(
+            r["contributions"].get("clamp", 0.0) < 0 for r in tied):
+        return ""
+    return f"{len(tied)} results tied at 1 (clamped): {order}"
 
 
 TITLE_WIDEST = 40  # a title clipped to this, and where the table is too wide to its width

@@ -111,6 +111,13 @@ class VaultSearchModel(Model):
     gate_labels = GATE_LABELS
     headline = ("min_score",)
     param_groups = GROUPS  # the parameter panel's groups, by meaning
+    # what orders results tied at a score (those clamped to 1): the candidates' order, the
+    # vault's files by relative path (`find_notes`); obsidian-mcp sorts by score with a
+    # stable sort (REFERENCE.md §5), so it keeps them in the order it reads the files, which
+    # its directory listing decides and the workbench cannot see
+    clamp_tie_order = ("ordered by file path here; obsidian-mcp keeps tied notes in the order "
+                       "it reads the files (a stable sort by score), which its directory "
+                       "listing decides: the order among them may differ there")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_vault(dataset, str(params["variant"]), progress)
