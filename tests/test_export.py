@@ -124,10 +124,28 @@ def test_a_vault_limit_without_the_early_stop_does_not_ship_as_measured() -> Non
     assert [(c.name, c.original, c.value) for c in off.outside] == [("early_stop", True, False)]
     # said once, true to the model (its early_stop defaults to off) and readable: it read
     # "obsidian-mcp has no early_stop = False (default True)", and the note said it again
+    # rv52 11: no "these figures" where none were measured, and no "not shippable": the
+    # settings ship; figures at the limit are to be measured with the early stop
     assert off.outside_text() == (
-        "not shippable as is: with a limit, obsidian-mcp always stops scanning early, and "
-        "these figures were measured without the early stop (-p early_stop=true measures it "
-        "as it runs)")
+        "your figures at this limit (eval, compare) should be measured with -p "
+        "early_stop=true to match obsidian-mcp, which always stops scanning early with a limit")
+    # the record keeps it as obsidian-mcp's own behaviour, not as a value it cannot take
+    doc = json.loads(off.changes_json())
+    assert "not_in_target" not in doc
+    assert doc["target_always_has"] == [{
+        "name": "early_stop", "label": "Early stop", "in_target": True, "measured": False,
+        "note": "behaviour obsidian-mcp always has: your figures at this limit (eval, compare) "
+                "should be measured with -p early_stop=true to match obsidian-mcp, which "
+                "always stops scanning early with a limit"}]
+    # beside a value it cannot take, each said in its own words
+    both = export_params("vault-search", {"limit": 1, "variant": "documented"})
+    assert both.outside_text().startswith("not shippable as is: measured with variant = ")
+    assert both.outside_text().endswith("; your figures at this limit (eval, compare) should be "
+                                        "measured with -p early_stop=true to match obsidian-mcp"
+                                        ", which always stops scanning early with a limit")
+    doc = json.loads(both.changes_json())
+    assert [c["name"] for c in doc["not_in_target"]] == ["variant"]
+    assert [c["name"] for c in doc["target_always_has"]] == ["early_stop"]
     assert "early" not in off.where and "default True" not in off.outside_text()
     on = export_params("vault-search", {"limit": 1, "batch_size": 3, "early_stop": True})
     assert not on.outside and "early" not in on.where

@@ -33,6 +33,12 @@ class Change:
     # hand; "" where the export writes it. The record says it (`written: false`), so that a
     # report does not call the settings shipped by `export --out` alone (rm 4)
     by_hand: str = ""
+    # for a behaviour the target always has that figures measured at these values lack
+    # (obsidian-mcp's early stop with a limit): how to measure as the target runs, said by
+    # `outside_text` where no figure was measured (export), `why` being said beside figures
+    # (a report). No value the user set, nor one the target cannot take: the record keeps it
+    # apart from `not_in_target` (rv52 11)
+    always: str = ""
 
     def as_json(self) -> dict[str, object]:
         original, value = self.stored or (self.original, self.value)
@@ -91,7 +97,8 @@ class Export:
         """The workbench-only values the figures were measured with that the target cannot
         take, in one sentence ("" when there are none)."""
         plain = [c for c in self.outside if not c.why]
-        parts = [c.why for c in self.outside if c.why]
+        parts = [c.why for c in self.outside if c.why and not c.always]
+        always = [c.always for c in self.outside if c.always]
         if plain:
             one = len(plain) == 1
             parts.insert(0, "measured with " + ", ".join(f"{c.name} = {c.value!r}" for c in plain)
@@ -99,7 +106,8 @@ class Export:
                          + ", ".join(f"{c.name} = {c.original!r}" for c in plain)
                          + f"): the settings leave {'it' if one else 'them'} out, and these "
                          "figures are not what it will score")
-        return "not shippable as is: " + "; ".join(parts) if parts else ""
+        return "; ".join(([f"not shippable as is: {'; '.join(parts)}"] if parts else [])
+                         + always)
 
     def by_hand(self) -> tuple[Change, ...]:
         """The changed values the export does not write, each to be set by hand
@@ -152,8 +160,14 @@ class Export:
         doc: dict[str, object] = {"model": self.model, "target": self.target,
                                   **({"not_recommended": self.verdict} if self.verdict else {}),
                                   "changed": [c.as_json() for c in self.changed]}
-        if self.outside:
-            doc["not_in_target"] = [c.as_json() for c in self.outside]
+        if any(not c.always for c in self.outside):
+            doc["not_in_target"] = [c.as_json() for c in self.outside if not c.always]
+        if any(c.always for c in self.outside):
+            doc["target_always_has"] = [
+                {"name": c.name, "label": c.label, "in_target": c.original,
+                 "measured": c.value,
+                 "note": f"behaviour {self.target} always has: {c.always}"}
+                for c in self.outside if c.always]
         files = ([str(self.config_path)] if kept else []) + [n for n, k in elsewhere if k]
         if files:
             entries = [_kept_entry(str(name), key, old, new)

@@ -60,7 +60,10 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
         outside += (Change(p.name, p.label, True, False, None,
                            why="with a limit, obsidian-mcp always stops scanning early, and "
                            "these figures were measured without the early stop "
-                           "(-p early_stop=true measures it as it runs)"),)
+                           "(-p early_stop=true measures it as it runs)",
+                           always="your figures at this limit (eval, compare) should be "
+                           "measured with -p early_stop=true to match obsidian-mcp, which "
+                           "always stops scanning early with a limit"),)
     entry = {"mcpServers": {"obsidian-mcp": {"env": dict(env)}}}
     files = (("search_vault.args.json", json.dumps(args, indent=2) + "\n"),
              ("mcp-server-env.json", json.dumps(entry, indent=2) + "\n"))
