@@ -24,7 +24,8 @@ def test_an_empty_ranking_says_why(qtbot: QtBot) -> None:
     assert note.text() == (
         "no result: no line of any note contains the phrase 'espresso channeling': "
         "vault-search matches the whole query as one phrase within a line, as obsidian-mcp "
-        "does (search a shorter phrase, or variant=documented, which matches the words apart)")
+        "does (search a shorter phrase; variant=documented matches the words apart, but is not "
+        "what obsidian-mcp runs)")
     assert "No document matched this query." in w.preview.browser.toPlainText()
     s.select_query(0)  # a query that ranks documents: the table's rows, no note
     assert w.ranked.model.rowCount() > 0 and not note.isVisible()

@@ -34,6 +34,8 @@ from workbench.core.models.vault_search.documented import (
     tf_part,
 )
 from workbench.core.models.vault_search.explain import explain_documented, explain_shipped
+from workbench.core.models.vault_search.flaws import encoding_flaw
+from workbench.core.models.vault_search.jsstring import split_words
 from workbench.core.models.vault_search.original import (
     ExtractorConfig,
     density_curve,
@@ -200,15 +202,34 @@ class VaultSearchModel(Model):
         """The shipped variant's phrase rule, where the query matched no line (of `doc`, or
         of any note): the cause of a natural-language question's empty result."""
         prep: VaultSearchPrepared = prepared
-        if prep.variant != "shipped":
-            return ""
         if doc is None and prep.row_ptr[query + 1] > prep.row_ptr[query]:
             return ""  # lines matched; they scored 0, were gated or fell below the min score
         text = dataset.queries[query].text
+        flaws = self._flaws(dataset, query, doc)
+        if prep.variant != "shipped":
+            return flaws
         where = "no line of any note" if doc is None else "no line of it"
+        if len(split_words(text)) < 2:  # one word: no shorter phrase, no words to match apart
+            return f"{where} contains {text!r}" + (f"; {flaws}" if flaws else "")
         return (f"{where} contains the phrase {text!r}: vault-search matches the whole query "
-                "as one phrase within a line, as obsidian-mcp does (search a shorter phrase, "
-                "or variant=documented, which matches the words apart)")
+                "as one phrase within a line, as obsidian-mcp does (search a shorter phrase; "
+                "variant=documented matches the words apart, but is not what obsidian-mcp "
+                "runs)" + (f"; {flaws}" if flaws else ""))
+
+    @staticmethod
+    def _flaws(dataset: Dataset, query: int, doc: int | None) -> str:
+        """The encoding flaw of `doc`, or (None) of each note judged relevant to `query`
+        that has one, where the query has characters outside ASCII (`encoding_flaw`)."""
+        text = dataset.queries[query].text
+        if doc is not None:
+            flaw = encoding_flaw(dataset, doc, text)
+            return f"it is {flaw}" if flaw else ""
+        judged = (dataset.qrels or {}).get(dataset.queries[query].id, {})
+        index = dataset.corpus.index
+        said = [f"judged {doc_id} is {flaw}" for doc_id, grade in judged.items()
+                if grade > 0 and doc_id in index
+                and (flaw := encoding_flaw(dataset, index[doc_id], text))]
+        return "; ".join(said)
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
@@ -220,8 +241,10 @@ class VaultSearchModel(Model):
                                "total_words": int(prep.n_words[doc])}
         p = prep.pair(query, doc)
         if p is None:
-            out.update(matched=False, reason="no line holds the query" if
-                       prep.variant == "shipped" else "no query word occurs")
+            reason = "no line holds the query" if prep.variant == "shipped" else \
+                "no query word occurs"
+            flaw = encoding_flaw(dataset, doc, qtext)
+            out.update(matched=False, reason=reason + (f"; it is {flaw}" if flaw else ""))
             return out
         scores = self.combine(prep, params)
         shares = scores.contributions_of(np.array([p]))[:, 0]
