@@ -3,7 +3,9 @@ highlighted, and its score broken down by signal.
 
 Terms come from the model's `explain()` where it names them (BM25 stems, matched words), else
 from the query's own words; a word of the document is highlighted when it starts with one of
-them, case-insensitively (so a stem `roast` marks roasting and Roasted).
+them, case-insensitively (so a stem `roast` marks roasting and Roasted). A model that matches
+no single words says where it matched instead (`highlight_spans`: vault-search's shipped
+variant, the whole query as one phrase within a line): those spans are marked, and no word.
 
 A source file (metadata `language` other than markdown/other) shows in a monospace font with
 line numbers; where the model's explain names an `excerpt` (the line ranges it would send of a
@@ -163,6 +165,33 @@ def highlight(text: str, terms: set[str]) -> str:
 _ANALYZER = Analyzer(stop_words="none")  # stems only; memoised across documents
 
 
+def mark_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """HTML of `text` with each (start, end) character span marked, as `highlight` marks a
+    word; spans past the text's end (a preview cut at `MAX_CHARS`) are cut there."""
+    out, last = [], 0
+    for a, b in sorted(spans):
+        a, b = max(a, last), min(b, len(text))
+        if a >= b:
+            continue
+        out.append(html.escape(text[last:a]))
+        out.append(f"<span style='background:#fff3a3;font-weight:600'>"
+                   f"{html.escape(text[a:b])}</span>")
+        last = b
+    out.append(html.escape(text[last:]))
+    return "".join(out)
+
+
+def spans_note(query: str, spans: list[tuple[int, int]]) -> str:
+    """The line above a document marked by spans: what is marked, and that single words are
+    not (a reader took five marked words for five matches where tf counted one)."""
+    n = len(spans)
+    what = (f"marked: the whole query {query!r} where the model matched it, {n} "
+            f"occurrence{'' if n == 1 else 's'}" if n else
+            f"nothing marked: the model matched the whole query {query!r} on no line of it")
+    return (f"<div style='color:#57606a'>{html.escape(what)} (it matches the query as one "
+            "phrase, never its single words)</div>")
+
+
 class DocumentPreview(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
                  defer_ms: int = 0) -> None:
@@ -183,6 +212,9 @@ class DocumentPreview(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.browser)
         self.terms: set[str] = set()
+        # where the model says where it matched (`highlight_spans`): the marked spans of the
+        # document's text, and no term marked; None where it marks terms
+        self.spans: list[tuple[int, int]] | None = None
         self.doc: int | None = None
         self.code = False  # the document shows as source (monospace, numbered lines)
         self.excerpt: list[tuple[int, int]] = []  # its excerpt's line ranges, 1-based
@@ -225,13 +257,15 @@ class DocumentPreview(QWidget):
         doc = self.current_doc()
         self.doc = doc
         if ds is None or doc is None or doc >= len(ds.corpus) or not len(ds.queries):
-            self.terms = set()
+            self.terms, self.spans = set(), None
             self.code, self.excerpt = False, []
             self._set_html(f"<i style='color:#57606a'>{empty_preview(s)}</i>")
             return
         d, q = ds.corpus[doc], ds.queries[s.query]
         details = self._explain(doc)
-        self.terms = explain_terms(details) or query_terms(q.text)
+        self.spans = self._spans(doc)
+        self.terms = set() if self.spans is not None else (
+            explain_terms(details) or query_terms(q.text))
         self.excerpt = excerpt_ranges(details)
         self.code = is_source(d.metadata)
         if self.code:
@@ -254,13 +288,15 @@ class DocumentPreview(QWidget):
                      + "</div>", self._breakdown(doc, details),
                      code_html(d.text[:MAX_CHARS], self.terms, self.excerpt)]
         else:
+            spans, text = self.spans, d.text[:MAX_CHARS]
+            body = ("<p style='white-space:pre-wrap'>" + highlight(text, self.terms) + "</p>"
+                    if spans is None else spans_note(q.text, spans)
+                    + "<p style='white-space:pre-wrap'>" + mark_spans(text, spans) + "</p>")
             parts = [f"<h3 style='margin:0'>"
                      f"{highlight(d.title, self.terms) if d.title else html.escape(d.id)}</h3>",
                      f"<div style='color:#57606a'>{html.escape(d.id)}"
                      + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
-                     + "</div>", self._breakdown(doc, details), shown_html(details),
-                     "<p style='white-space:pre-wrap'>"
-                     + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
+                     + "</div>", self._breakdown(doc, details), shown_html(details), body]
         parts.append(details_html(details, idle_signals(self.session)))
         self._set_html("".join(parts))
 
@@ -277,6 +313,21 @@ class DocumentPreview(QWidget):
             return s.model.explain(s.prepared, s.dataset, s.query, doc, s.params)
         except Exception:  # the preview must show even when a model cannot explain a pair
             return {}
+
+    def _spans(self, doc: int) -> list[tuple[int, int]] | None:
+        """The model's `highlight_spans` for this pair, where it has them (None: mark
+        terms)."""
+        s = self.session
+        spans_of = getattr(s.model, "highlight_spans", None)
+        if (spans_of is None or s.prepared is None or s.dataset is None
+                or s.needs_prepare):
+            return None
+        try:
+            spans: list[tuple[int, int]] | None = spans_of(s.prepared, s.dataset, s.query,
+                                                            doc, s.params)
+        except Exception:  # the preview must show even when a model cannot say them
+            return None
+        return spans
 
     def _breakdown(self, doc: int, details: dict[str, Any] | None = None) -> str:
         """The score as the sum of its contributions; first, where the model has one, in its

@@ -48,6 +48,7 @@ from workbench.core.models.vault_search.prepared import (
     documented_arrays,
     prepare_vault,
 )
+from workbench.core.models.vault_search.spans import phrase_spans
 from workbench.core.params import Params
 
 F64 = NDArray[np.float64]
@@ -230,6 +231,22 @@ class VaultSearchModel(Model):
                 if grade > 0 and doc_id in index
                 and (flaw := encoding_flaw(dataset, index[doc_id], text))]
         return "; ".join(said)
+
+    def highlight_spans(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                        params: Params) -> list[tuple[int, int]] | None:
+        """What a preview marks in the note's text, as (start, end) characters: in the
+        shipped variant every occurrence of the whole query on the lines it matched ([]
+        where it matched none); None in the documented one, which matches the words apart
+        (a preview marks each word)."""
+        prep: VaultSearchPrepared = prepared
+        if prep.shipped is None:
+            return None
+        p = prep.pair(query, doc)
+        if p is None:
+            return []
+        lines = prep.shipped.hit_line[prep.shipped.hit_pair == p]
+        return phrase_spans(dataset.corpus[doc].text, dataset.queries[query].text,
+                            lines.tolist())
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
