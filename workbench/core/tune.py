@@ -74,7 +74,9 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     or a float on whole steps) whose range is over WIDE times its default (a token budget of
     100..1,000,000, default 8,000): from its low to 4 × the default, doubled until the
     current value lies inside, so the sweep shows where the values in use are and the span
-    changes only when the value leaves it. None for a parameter without a numeric range."""
+    changes only when the value leaves it; and a fraction whose model declares a slider top
+    (the useful span, `Param.slider_high`) up to that top, or the value in use past it. None
+    for a parameter without a numeric range."""
     if param.kind not in ("int", "float") or param.low is None or param.high is None:
         return None
     low, high, default = float(param.low), float(param.high), float(param.default)
@@ -82,6 +84,12 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     # default 8, was swept 0, 8, 50, 100, … and missed every score between 9 and 49)
     step = param.step or 0
     whole = step >= 1 and float(step).is_integer()
+    at = float(current) if isinstance(current, int | float) else default
+    if param.kind == "float" and not whole and param.slider_high is not None:
+        # a fraction whose useful span the model declares (its slider's top): vault-search's
+        # min score, clamped scores in [0, 1] but any number taken, had been swept to 2, 23 of
+        # 41 rows alike with nothing passing (rv52 8); a value in use past it widens the span
+        return low, min(high, max(param.slider_high, at))
     if not (param.kind == "int" or whole) or default <= 0 or high - low <= WIDE * default:
         return low, high
     # a round end: 32,000, not low + 32,000 (the grid ended 32,000, 32,100)
@@ -89,7 +97,6 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     if param.kind == "float":  # a threshold's scale is its range's, not its default's: the
         # search min score (default 1) swept 0..4 missed its best, 20; a tenth of the range
         top = max(top, high / 10 if high / 10 > low else low + (high - low) / 10)
-    at = float(current) if isinstance(current, int | float) else default
     while top < at and top < high:
         top *= 2
     return low, min(high, top)
