@@ -28,17 +28,16 @@ from workbench.core.formats import dataset_splits
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamValue
 from workbench.core.session import TuningSession
-
-from . import settings as st
-from .chart_area import ChartArea
-from .errors import os_error_text
-from .export_csv import write_ranked_csv
-from .export_target import can_export, export_to
-from .prepare_box import PrepareBox
-from .query_list import QueryList
-from .ranked_table import RankedTable
-from .tasks_dialog import TasksFromGitDialog, repository_of
-from .worker import LiveLoop
+from workbench.gui import settings as st
+from workbench.gui.chart_area import ChartArea
+from workbench.gui.errors import os_error_text
+from workbench.gui.export_csv import write_ranked_csv
+from workbench.gui.export_target import can_export, export_to
+from workbench.gui.prepare_box import PrepareBox
+from workbench.gui.query_list import QueryList
+from workbench.gui.ranked_table import RankedTable
+from workbench.gui.tasks_dialog import TasksFromGitDialog, repository_of
+from workbench.gui.worker import LiveLoop
 
 if TYPE_CHECKING:
     from workbench.core.session_file import LoadedSession
@@ -757,8 +756,7 @@ class WindowActions:
         (`locate_dataset`) and open the session with the dataset found there."""
         from workbench.core.engine import Cancelled
         from workbench.core.session_file import DatasetMissing, apply_session, read_session
-
-        from .off_thread import wait_for
+        from workbench.gui.off_thread import wait_for
 
         try:
             with self.w.loop.hold():
