@@ -3,23 +3,19 @@ Edit (undo/redo), View, Model, Tools."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
-    QAbstractSpinBox,
     QApplication,
     QFileDialog,
-    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
-    QSplitter,
     QWidget,
 )
 
@@ -27,60 +23,17 @@ from workbench.core.data import FormatError
 from workbench.core.formats import dataset_splits
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamValue
-from workbench.core.session import TuningSession
 from workbench.gui import settings as st
-from workbench.gui.chart_area import ChartArea
+from workbench.gui.actions.escape import _EscStaysInTextFields
+from workbench.gui.actions.host import ActionHost
 from workbench.gui.errors import os_error_text
 from workbench.gui.export_csv import write_ranked_csv
 from workbench.gui.export_target import can_export, export_to
 from workbench.gui.prepare_box import PrepareBox
-from workbench.gui.query_list import QueryList
-from workbench.gui.ranked_table import RankedTable
 from workbench.gui.tasks_dialog import TasksFromGitDialog, repository_of
-from workbench.gui.worker import LiveLoop
 
 if TYPE_CHECKING:
     from workbench.core.session_file import LoadedSession
-
-
-class ActionHost(Protocol):
-    """What the menus act on: the session, the compute loop, the panels a View item shows or
-    hides, and the window's own open and error dialogs. The main window is one; this module
-    needs no more of it, so it does not import it."""
-
-    @property
-    def session(self) -> TuningSession: ...
-    @property
-    def loop(self) -> LiveLoop: ...
-    @property
-    def queries(self) -> QueryList: ...
-    @property
-    def ranked(self) -> RankedTable: ...
-    @property
-    def params(self) -> QWidget: ...
-    @property
-    def preview(self) -> QWidget: ...
-    @property
-    def charts(self) -> ChartArea: ...
-    @property
-    def v_split(self) -> QSplitter: ...
-
-    def open_path(self, path: str | Path, model: str | None = None,
-                  params: Mapping[str, object] | None = None, *,
-                  queries: str | None = None, qrels: str | None = None) -> bool: ...
-
-    def reopen(self, path: str) -> bool: ...
-
-    def open_with(self, *, queries: str | None = None, qrels: str | None = None,
-                  split: str | None = None) -> bool: ...
-
-    def show_error(self, message: str, details: str = "") -> None: ...
-
-    def say_opened(self, line: str, ms: int) -> None: ...
-
-    def reload_dataset(self) -> bool: ...
-
-    def ask_export_report(self) -> None: ...
 
 
 Key = QKeySequence.StandardKey
@@ -902,22 +855,3 @@ def _focus(widget: QWidget) -> None:
                 and child.isEnabled() and not isinstance(child, QAbstractScrollArea):
             child.setFocus(Qt.FocusReason.ShortcutFocusReason)
             return
-
-
-class _EscStaysInTextFields(QObject):
-    """Claims Esc for a text field of `window` that has the focus (a line edit, a spin
-    box), so that the window's Esc shortcut (Tools ▸ Cancel prepare) does not fire
-    from it: a field's Esc is the field's."""
-
-    def __init__(self, window: QWidget) -> None:
-        super().__init__(window)
-        self.window = window
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
-                and event.key() == Qt.Key.Key_Escape \
-                and isinstance(watched, QLineEdit | QAbstractSpinBox) \
-                and watched.window() is self.window:
-            event.accept()  # the field gets the key press; the shortcut does not fire
-            return True
-        return False
