@@ -401,7 +401,12 @@ def _single_only(comp: Comparison, tested: list[Pair], m: int,
                          f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
                          for f in group[:NAMED_MOST])
         more = f" and {len(group) - NAMED_MOST} more" if len(group) > NAMED_MOST else ""
-        why = (f"{ceiling_words(comp, few, 'pair or side look')}" if few is not None else
+        # which p-values: the metric table's for a pair with the first, else those and the
+        # other pairs' (dr1 1: unscoped, it had read as covering a pair marked ★)
+        among = (None if few is None else f"the {few[1]} p-values in the metric table"
+                 if all(f.a == 0 for f in group) else
+                 f"the {few[1]} p-values these pairs are adjusted over")
+        why = (f"{ceiling_words(comp, few, 'pair or side look', among)}" if few is not None else
                "exploratory and not below 0.05 after Holm's adjustment (weak evidence)")
         out += f" Below 0.05 alone, but {why}: {both}{more}."
     return out

@@ -80,8 +80,8 @@ def _metrics(comp: Comparison) -> str:
              "difference is beyond chance by the rule under the table"
              + ("" if not any(evidence(comp, r, i) == WEAK for r in comp.rows
                               for i in range(1, len(comp.configs))) else
-                " (☆: p below 0.05 alone, but a side look, and here no side look can be "
-                "beyond chance: the note under the table says why)" if ceiling(comp) else
+                " (☆: p below 0.05 alone, but a side look, and no side look in this table "
+                "can be beyond chance: the note under the table says why)" if ceiling(comp) else
                 " (☆: p below 0.05 alone, but not after Holm's adjustment: weak evidence)"
                 if any(evidence(comp, r, i) == WEAK for r in comp.rows
                        for i in range(1, len(comp.configs))) else "")

@@ -70,7 +70,10 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
         p = pair.p_value if pair.p_value is not None else p  # one test, one p
         # too few queries moved for any p adjusted with it to be beyond chance: said, not
         # "weak evidence" (dr6 5)
-        few = ceiling_words(comp, pair_ceiling(comp, found, pair), "pair or side look")
+        ceil = pair_ceiling(comp, found, pair)
+        few = ceiling_words(comp, ceil, "pair or side look", None if ceil is None else
+                            f"the {ceil[1]} p-values in the metric table" if pair.a == 0 else
+                            f"the {ceil[1]} p-values Every pair adjusts it over")
         verdict = ("a difference beyond chance: the primary comparison, tested alone"
                    if pair.primary and pair.beyond_chance else
                    "a difference beyond chance after Holm's adjustment (Holm p "

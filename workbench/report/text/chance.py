@@ -16,6 +16,8 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
+
 from workbench.core.comparison import Comparison, MetricRow
 from workbench.core.params import ParamError, parse_assignments
 from workbench.report.text.compared import nouns, singular, trained_pair
@@ -147,17 +149,19 @@ def unstarted(comp: Comparison) -> list[str]:
 
 
 def unstarted_text(comp: Comparison) -> str:
-    """`unstarted` in words, "" for none: "'s2' was tuned before tune recorded where a run
-    started, so none of its comparisons here is the one tune tested: each is a side look;
-    rerun tune to test it as pre-declared."."""
+    """`unstarted` in words, "" for none: "The record of 's2' does not say where tune
+    started, so the workbench cannot tell which comparison here, if any, is the one tune
+    tested: each is read as a side look; rerun tune to test it as pre-declared."."""
     names = unstarted(comp)
     if not names:
         return ""
     who = " and ".join(f"'{n}'" for n in names)
-    were, its = ("was", "its") if len(names) == 1 else ("were", "their")
-    return (f"{who} {were} tuned before tune recorded where a run started, so none of {its} "
-            f"comparisons here is the one tune tested: each is a side look; rerun tune to test "
-            f"{'it' if len(names) == 1 else 'them'} as pre-declared.")
+    one = len(names) == 1
+    # not "none of its comparisons is the one tune tested": one may be, unknown (dr1 4)
+    return (f"The record{'' if one else 's'} of {who} {'does' if one else 'do'} not say "
+            "where tune started, so the workbench cannot tell which comparison here, if any, "
+            f"is the one tune tested: each is read as a side look; rerun tune to test "
+            f"{'it' if one else 'them'} as pre-declared.")
 
 
 def primary_pairs(comp: Comparison) -> list[str]:
@@ -186,7 +190,12 @@ def _family(comp: Comparison) -> list[float]:
 def _family_moved(comp: Comparison) -> list[tuple[float, int]]:
     """`_family`'s p-values, each with how many queries moved (better or worse) under it."""
     return [(float(r.p_values[i] or 0.0), r.improved[i] + r.worsened[i])
-            for i in range(1, len(comp.configs))
+            for i, r in _family_cells(comp)]
+
+
+def _family_cells(comp: Comparison) -> list[tuple[int, MetricRow]]:
+    """`_family`'s p-values as (configuration, row) of the metric table."""
+    return [(i, r) for i in range(1, len(comp.configs))
             if not trained_pair(comp, i) and not _returns_nothing(comp, i)
             for r in comp.rows
             if p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] > 0
@@ -194,20 +203,45 @@ def _family_moved(comp: Comparison) -> list[tuple[float, int]]:
             and not primary(comp, 0, i, r.metric)]
 
 
+def _family_distinct(comp: Comparison) -> int:
+    """How many distinct queries moved under any of `_family`'s p-values (dr1 2: two
+    configurations that each moved 8 other queries had read "only 8 queries moved")."""
+    from workbench.core.metrics.significance import NO_CHANGE
+
+    mask = comp.counted
+    moved = np.zeros(int(mask.sum()), dtype=bool)
+    for i, r in _family_cells(comp):
+        a = comp.results[0].per_query.get(r.metric)
+        b = comp.results[i].per_query.get(r.metric)
+        if a is None or b is None:
+            return -1  # not known: said as "at most"
+        d = np.asarray(b, dtype=float)[mask] - np.asarray(a, dtype=float)[mask]
+        moved |= ~(np.abs(d) <= NO_CHANGE)  # NaN counts as moved: "at most" where unsure
+    return int(moved.sum())
+
+
 def ceiling(comp: Comparison) -> tuple[int, int, bool] | None:
-    """Where too few queries moved for any side look shown to be beyond chance, whichever way
-    they moved (dr6 5: 0 better and 6 worse on four metrics of the same 6 queries had read
-    "weak evidence"): (n, m, alike), n the most queries that moved under any of the m
-    p-values of the family shown, `alike` whether n moved under every one; None otherwise.
+    """Where too few queries moved for any side look in the metric table to be beyond
+    chance, whichever way they moved (dr6 5: 0 better and 6 worse on four metrics of the same
+    6 queries had read "weak evidence"): (n, m, alike), n the most queries that moved under
+    any of the m p-values of the table's family, `alike` whether only n distinct queries
+    moved under all of them together; None otherwise.
     With n moved queries the smallest two-sided p the exact sign-flip test can give is 2/2^n
     (every query the same way; the test counts every pattern up to EXACT_MAX_NONZERO), and
     Holm's first step multiplies the smallest p of the family by m: where m × 2/2^n is not
-    below 0.05, Holm adjusts every p to 0.05 or more."""
-    return ceiling_of([k for _, k in _family_moved(comp)])
+    below 0.05, Holm adjusts every p to 0.05 or more. Of the table's family only: Every pair
+    adjusts a pair of two others over more (`pairs.pair_ceiling`)."""
+    moved = [k for _, k in _family_moved(comp)]
+    found = ceiling_of(moved)
+    if found is None or found[2] or min(moved) != found[0]:
+        return found
+    return found[0], found[1], _family_distinct(comp) == found[0]
 
 
 def ceiling_of(moved: list[int]) -> tuple[int, int, bool] | None:
-    """`ceiling` over a family given by how many queries moved under each of its p-values."""
+    """`ceiling` over a family given by how many queries moved under each of its p-values;
+    `alike` only where there is one p-value (which queries moved under each is not known
+    here: two that each moved 8 may have moved 16 between them)."""
     from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 
     if not moved:
@@ -215,7 +249,7 @@ def ceiling_of(moved: list[int]) -> tuple[int, int, bool] | None:
     n, m = max(moved), len(moved)
     if n > EXACT_MAX_NONZERO or m * floor_p(n) < 0.05:
         return None
-    return n, m, min(moved) == n
+    return n, m, m == 1
 
 
 def floor_p(n: int) -> float:
@@ -224,28 +258,44 @@ def floor_p(n: int) -> float:
     return min(1.0, 2.0 / 2.0**n)
 
 
+def exact(x: float) -> str:
+    """A power-of-two fraction as its decimal, exact to six places (0.0625, not 0.062:
+    dr1 6), else to three significant figures."""
+    text = f"{x:.6f}".rstrip("0").rstrip(".")
+    return text if abs(float(text) - x) < 1e-12 else f"{x:.3g}"
+
+
 def ceiling_text(comp: Comparison) -> str:
     """`ceiling` in words, "" where it does not hold: "only 6 queries moved: no side look
-    over these 4 p-values can be beyond chance (the smallest p 6 queries allow is 2/2^6 =
-    0.031; Holm's adjustment over 4 makes it 4 × 2/2^6 = 0.125)"."""
-    return ceiling_words(comp, ceiling(comp))
+    among the 4 p-values in the metric table can be beyond chance (the smallest p 6 queries
+    allow is 2/2^6 = 0.03125; Holm's adjustment over 4 raises that to at least 4 × 2/2^6 =
+    0.125)"."""
+    found = ceiling(comp)
+    return ceiling_words(comp, found, among=None if found is None
+                         else f"the {found[1]} p-values in the metric table")
 
 
 def ceiling_words(comp: Comparison, found: tuple[int, int, bool] | None,
-                  looks: str = "side look") -> str:
+                  looks: str = "side look", among: str | None = None) -> str:
     """`ceiling_text` of a family's `ceiling_of` ("" for None); `looks`: what its p-values
-    are ("pair": Every pair's)."""
+    are ("pair": Every pair's); `among`: the p-values, in words ("these 5 p-values" unless
+    given)."""
     if found is None:
         return ""
     n, m, alike = found
     _, queries = nouns(comp)
     many = queries if n != 1 else singular(queries)
-    moved = (f"only {n} {many} moved" if alike
-             else f"at most {n} {many} moved under any of them")
+    among = among or f"these {m} p-values"
+    moved = (f"only {n} {many} moved: no {looks} among {among}" if alike
+             else f"at most {n} {many} moved under any one of {among}: no {looks} among them")
     floor = floor_p(n)
-    return (f"{moved}: no {looks} over these {m} p-values can be beyond chance (the "
-            f"smallest p {n} {many} allow is 2/2^{n} = {p_text(floor)}; Holm's adjustment "
-            f"over {m} makes it {m} × 2/2^{n} = {p_text(min(1.0, m * floor))})")
+    smallest = (f"the smallest p {n} {many} {'allows' if n == 1 else 'allow'} is 2/2^{n} = "
+                f"{exact(floor)}")
+    holm = ("" if m == 1 else
+            f"; Holm's adjustment over {m} raises that to at least {m} × 2/2^{n} = "
+            f"{exact(m * floor)}" if m * floor < 1 else
+            f"; Holm's adjustment over {m} raises that to 1 ({m} × 2/2^{n} is 1 or more)")
+    return f"{moved} can be beyond chance ({smallest}{holm})"
 
 
 def _returns_nothing(comp: Comparison, i: int) -> bool:
@@ -267,7 +317,9 @@ def side_look(comp: Comparison, p: float | None, moved: int | None = None) -> st
     if moved is not None:
         few = ceiling_of([*(k for _, k in _family_moved(comp)), moved])
         if few is not None:
-            return f"p {p_text(p)}, a side look, and {ceiling_words(comp, few)}"
+            among = (f"the metric table's {few[1] - 1} p-values and this one" if few[1] > 1
+                     else "this one")
+            return f"p {p_text(p)}, a side look, and {ceiling_words(comp, few, among=among)}"
     family = sorted([*_family(comp), p])
     m, running, adjusted = len(family), 0.0, 1.0
     for k, x in enumerate(family):
@@ -311,8 +363,8 @@ def evidence_key(comp: Comparison) -> str:
     return ("★: a difference beyond chance by the paired test (the rule: see the note under "
             "the table)"
             + ("" if not weak else
-               "; ☆: p below 0.05 alone, but a side look, and here no side look can be "
-               "beyond chance (the note under the table says why)" if ceiling(comp) else
+               "; ☆: p below 0.05 alone, but a side look, and no side look in this table "
+               "can be beyond chance (the note under the table says why)" if ceiling(comp) else
                "; ☆: p below 0.05 alone, but exploratory and not below 0.05 after Holm's "
                "adjustment: weak evidence")
             + ". judged@ (coverage) and a bundle's files and tokens (a cost) are never marked.")
@@ -380,14 +432,18 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
     which = ("The other p-value shown is a side look" if n == 1 and pairs else
              f"The other {n} p-values shown are side looks" if pairs else
              f"All {n} p-values shown are side looks")
-    few = ceiling_text(comp)
+    # said only where some side look is below 0.05 alone, in the rule's place, not after it
+    # (dr1 7: it had followed "weak evidence" to take it back, and explained an absent ☆)
+    weak = any(evidence(comp, r, i) == WEAK for r in comp.rows
+               for i in range(1, len(comp.configs)))
+    few = ceiling_text(comp) if weak else ""
     # compare prints no marks (dr6 5's leftover: its note had named ☆): the report's, said so
     star = ("☆ marks a p below 0.05 before the adjustment, no more" if marks else
             "a report marks a p below 0.05 before the adjustment ☆, no more")
-    few = f" Here {few}: {star}." if few else ""
+    rule = (f". Here {few}, so {star}." if few else
+            "; below 0.05 only before it, weak evidence.")
     return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
-            "how many are shown; below 0.05 only before it, weak evidence." + few + more
-            + old)
+            "how many are shown" + rule + more + old)
 
 
 # kept for callers that import it: the rule no longer waits for this many p-values

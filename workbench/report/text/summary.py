@@ -397,7 +397,7 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
                 f"{weak_p(comp, 0.0, always=True)}): {'; '.join(weak)}.")
     elif weak:
         out += (f" Below 0.05 alone on {others}, "
-                + ("where no side look can be beyond chance either" if weak_said and few else
-                   f"but {few}" if few else "as weak evidence")
+                + ("where no side look in the metric table can be beyond chance either"
+                   if weak_said and few else f"but {few}" if few else "as weak evidence")
                 + f": {'; '.join(weak)}.")
     return out
