@@ -14,6 +14,7 @@ from workbench.cli import main
 from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
+from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, p_text
 
 
@@ -308,7 +309,6 @@ def test_hybrid_settings_ship_but_the_encoders_vectors_are_said(embeddings: str)
 def test_vault_search_settings_are_named_as_call_arguments() -> None:
     """obsidian-mcp reads no settings file: the reports titled its values
     'vault-search.settings.json', a file export no longer writes (or ever was read)."""
-    from workbench.report.html import html_report
 
     model = get_model("vault-search")
     configs = [Configuration("defaults", model.schema.defaults()),
@@ -346,3 +346,27 @@ def test_markdown_movers_heading_is_short_with_the_explanation_under_it(
     assert lines[at + 2].startswith("Moves into, out of or within the top 10")
     assert lines[at + 2].endswith("so the places compare and the scores do not.")
     assert not any(line.startswith("## Moved most") and "(" in line for line in lines)
+
+
+def test_a_prompt_export_cannot_write_is_not_said_to_ship_as_it_is() -> None:
+    """dr3 1: OpenVault's embedding prompt has a setting (its settings panel) that export
+    does not write; In short had said "Its settings ship as they are" and the table had listed
+    the prompt like any written setting."""
+    model = get_model("hybrid")
+    configs = [Configuration("defaults", model.schema.resolve({"embeddings": "stored"})),
+               Configuration("noprompt", model.schema.resolve(
+                   {"embeddings": "stored", "query_prompt": "", "document_prompt": ""}))]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "story"), configs)
+    text = markdown(comp)
+    line = next(x for x in text.splitlines() if x.startswith("- noprompt against defaults"))
+    assert "ship as they are" not in line
+    assert ("Every changed value has a setting, but " in line
+            and "does not write query_prompt '' and document_prompt '': set them by hand, "
+            "in OpenVault's settings panel" in line), line
+    hand = "— set by hand (export does not write it)"
+    rows = [x for x in text.splitlines() if x.startswith(("| query_prompt |",
+                                                          "| document_prompt |"))
+            and hand in x]
+    assert len(rows) == 2, text
+    page = html_report(comp)
+    assert page.count(hand) == 2

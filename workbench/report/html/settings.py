@@ -6,12 +6,13 @@ from __future__ import annotations
 from html import escape
 
 from workbench.core.comparison import Comparison, Configuration
-from workbench.core.export import export_params, exporter_ids, no_setting_text
+from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import value_text as param_value
 from workbench.report.html.cells import _table
 from workbench.report.text import (
     changed_params_toml,
     not_recommended,
+    setting_cell,
     settings_leads,
     shipped_figures,
     untested_text,
@@ -56,8 +57,7 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
     if export.changed:
         changed = _table(["constant", "label", "original", "here", "setting"],
                          [[c.name, c.label, param_value(c.original), param_value(c.value),
-                           c.setting or no_setting_text(model, c.name)]
-                          for c in export.changed],
+                           setting_cell(model, c)] for c in export.changed],
                          numeric_from=2)
     else:
         changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"

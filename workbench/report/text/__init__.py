@@ -90,6 +90,7 @@ from workbench.report.text.numbers import (
 from workbench.report.text.settings import (
     changed_params_toml,
     not_recommended,
+    setting_cell,
     settings_leads,
     settings_lines,
     ship_caveat,
@@ -189,6 +190,7 @@ __all__ = [
     "primary_text",
     "relevant_left_out",
     "row_digits",
+    "setting_cell",
     "settings_key",
     "settings_leads",
     "settings_lines",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from workbench.core.comparison import Comparison, higher_is_better
+from workbench.core.export.base import Change
 from workbench.core.params import value_text as param_value
 from workbench.report.text.chance import side_look
 from workbench.report.text.compared import _and, nouns, shown_name, trained_pair
@@ -50,7 +51,7 @@ def verdict_lead(comp: Comparison, i: int) -> str:
 def settings_lines(comp: Comparison) -> list[str]:
     """Each configuration in its target system's terms (the HTML report's "Settings to
     ship"), as Markdown; a params TOML file for a workbench-only model."""
-    from workbench.core.export import export_params, exporter_ids, no_setting_text
+    from workbench.core.export import export_params, exporter_ids
 
     out: list[str] = []
     said: set[str] = set()
@@ -94,8 +95,7 @@ def settings_lines(comp: Comparison) -> list[str]:
         if export.changed:
             out += _md_table(["constant", "label", "original", "here", "setting"],
                              [[c.name, c.label, param_value(c.original), param_value(c.value),
-                               c.setting or no_setting_text(model, c.name)]
-                              for c in export.changed],
+                               setting_cell(model, c)] for c in export.changed],
                              numeric_from=5)
             out.append("")
         else:
@@ -111,6 +111,18 @@ def settings_lines(comp: Comparison) -> list[str]:
         if export.where:
             out += [f"Where they go: {md(export.where)}.", ""]
     return out
+
+
+def setting_cell(model: str, change: Change) -> str:
+    """A changed value's setting as Settings to ship lists it: the target's name for it, said
+    to be set by hand where the export does not write it (dr3 1: OpenVault's embedding
+    prompt had read as shipped with the rest), or why it has none."""
+    from workbench.core.export import no_setting_text
+
+    if change.setting is None:
+        return no_setting_text(model, change.name)
+    return (f"{change.setting} — set by hand (export does not write it)" if change.by_hand
+            else change.setting)
 
 
 def settings_leads(model: str, code: Callable[[str], str],

@@ -230,7 +230,10 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             elif shipped is None and not export_params(model, comp.configs[i].params).changed:
                 ship = " It is the target system's own defaults: nothing to change to ship it."
             elif shipped is None:
-                ship = " Its settings ship as they are: every changed value has a setting."
+                # a value export cannot write (OpenVault's prompt) is not shipped by it (dr3 1)
+                hand = export_params(model, comp.configs[i].params).by_hand_text()
+                ship = (f" Every changed value has a setting, but {hand}." if hand else
+                        " Its settings ship as they are: every changed value has a setting.")
                 values = comp.configs[i].params
                 if model == "hybrid" and values.get("embeddings") == "encoder":
                     from workbench.core.export import encoder_caveat
