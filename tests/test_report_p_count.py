@@ -29,15 +29,30 @@ def test_the_caution_counts_every_p_the_table_shows(
     # each row: metric, the first's mean, then per configuration mean, Δ, p, ▲/▼
     cells = [(row[0], row[4 + 4 * j], row[5 + 4 * j]) for row in rows for j in range(3)]
     assert len(cells) == 18
+    names = ["lowk1", "highk1", "b03"]
+
+    def named(idle: bool) -> str:  # each configuration's metrics, in the table's order
+        out = []
+        for j, name in enumerate(names):
+            ms = [row[0] for row in rows if not row[0].startswith("judged@")
+                  and (row[5 + 4 * j] == "0/0") == idle]
+            if ms:
+                out.append(f"{name}'s " + (ms[0] if len(ms) == 1 else
+                                           ", ".join(ms[:-1]) + " and " + ms[-1]))
+        return "; ".join(out)
+
     # judged@10 is coverage, never marked: no test of the family (review dr6, 8)
     tests = [(p, counts) for metric, p, counts in cells if not metric.startswith("judged@")]
     idle = sum(counts == "0/0" for _, counts in tests)
     tested = len(tests) - idle
     assert idle and all(p == "1.000" for p, counts in tests if counts == "0/0")
     said = " ".join(out.split())
-    assert (f"All {tested} p-values shown are side looks: beyond chance only if below 0.05 "
-            "after Holm's adjustment for how many are shown; below 0.05 only before it, weak "
-            f"evidence. {idle} more, at 1.000, test nothing: no query moved.") in said, said
+    # each count's metrics named, and judged@10 said not counted (rv 7)
+    assert (f"All {tested} p-values shown are side looks ({named(False)}): beyond chance only "
+            "if below 0.05 after Holm's adjustment for how many are shown; below 0.05 only "
+            f"before it, weak evidence. {idle} more, at 1.000 ({named(True)}), test nothing: "
+            "no query moved. Not counted: judged@10 (coverage), not a ranking to test.") \
+        in said, said
 
 
 def test_one_idle_p_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,5 +68,6 @@ def test_one_idle_p_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture
     counts = [row[5] for row in rows]
     assert len(counts) == 11 and counts.count("0/0") == 1  # r@100: no query moved
     said = " ".join(out.split())
-    assert ("All 10 p-values shown are side looks" in said
-            and "1 more, at 1.000, tests nothing: no query moved." in said), said
+    assert ("All 10 p-values shown are side looks (ndcg@10, mrr@10, p@10, map@100, ndcg@5, "
+            "p@5, map@10, mrr@5, ndcg@20 and r@10)" in said
+            and "1 more, at 1.000 (r@100), tests nothing: no query moved." in said), said

@@ -530,7 +530,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(wrap(TRAINED_NOTE))
     many = many_tests_note(comp, summary="A report's In short (`workbench report`)",
-                           marks=False)
+                           marks=False, named=True)
     if many:
         out.append(wrap(many))
     found = pairs(comp)

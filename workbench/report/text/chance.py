@@ -20,7 +20,7 @@ import numpy as np
 
 from workbench.core.comparison import Comparison, MetricRow
 from workbench.core.params import ParamError, parse_assignments
-from workbench.report.text.compared import nouns, singular, trained_pair
+from workbench.report.text.compared import _and, nouns, singular, trained_pair
 from workbench.report.text.numbers import is_count, p_text
 
 BEYOND, WEAK = "beyond", "weak"
@@ -396,13 +396,15 @@ def tests_shown(comp: Comparison) -> int:
     return len(_family(comp))
 
 
-def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool = True) -> str:
+def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool = True,
+                    named: bool = False) -> str:
     """The rule the verdicts follow, said once where they are, in plain words (dr6 9: it had
     been 130 words with Holm's formula; the formula is in Every pair's key): "" where the
     table shows no primary comparison and fewer than two other p-values. `summary`: where
     the verdicts it names are (compare has no In short of its own: a report's); `marks`:
     whether the table beside it marks its p-values (★/☆): compare's prints none, so the
-    marks said are the report's."""
+    marks said are the report's; `named`: each count's metrics named, and those not counted
+    (compare, whose table has no key to say judged@ is never tested: rv 7)."""
     pairs = primary_pairs(comp)
     n = tests_shown(comp)
     old = unstarted_text(comp)  # said once, where the rule is (dr6, 4th)
@@ -422,16 +424,28 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
                  "alarm, not one). ")
     if not n:
         return lead.rstrip() + old
-    idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
-               for i in range(1, len(comp.configs))
-               if not trained_pair(comp, i) and not _returns_nothing(comp, i)
-               for r in comp.rows if not is_count(r.metric)
-               and not r.metric.startswith("judged@"))
-    more = (f" {idle} more, at 1.000, test nothing: no query moved." if idle > 1 else
-            " 1 more, at 1.000, tests nothing: no query moved." if idle else "")
+    # each count named (rv 7: "All 3 p-values shown" beside a table of 6 had not said which)
+    shown = [(i, r) for i in range(1, len(comp.configs))
+             if not trained_pair(comp, i) and not _returns_nothing(comp, i)
+             for r in comp.rows if p_text(r.p_values[i]) != ""]
+    idle = [(i, r) for i, r in shown if r.improved[i] + r.worsened[i] == 0
+            and not is_count(r.metric) and not r.metric.startswith("judged@")]
+    named_idle = f" ({_cells(comp, idle)})" if named and idle else ""
+    more = (f" {len(idle)} more, at 1.000{named_idle}, test nothing: no query moved."
+            if len(idle) > 1 else
+            f" 1 more, at 1.000{named_idle}, tests nothing: no query moved." if idle else "")
+    coverage = [(i, r) for i, r in shown if r.metric.startswith("judged@")]
+    cost = [(i, r) for i, r in shown if is_count(r.metric)]
+    uncounted = ([f"{_and(list(dict.fromkeys(r.metric for _, r in coverage)))} (coverage)"]
+                 if coverage else [])
+    uncounted += ([f"{_and(list(dict.fromkeys(r.metric for _, r in cost)))} (a bundle's "
+                   "cost)"] if cost else [])
+    more += (f" Not counted: {_and(uncounted)}, not a ranking to test."
+             if uncounted and named else "")
     which = ("The other p-value shown is a side look" if n == 1 and pairs else
              f"The other {n} p-values shown are side looks" if pairs else
-             f"All {n} p-values shown are side looks")
+             f"All {n} p-values shown are side looks") + (
+                 f" ({_cells(comp, _family_cells(comp))})" if named else "")
     # said only where some side look is below 0.05 alone, in the rule's place, not after it
     # (dr1 7: it had followed "weak evidence" to take it back, and explained an absent ☆)
     weak = any(evidence(comp, r, i) == WEAK for r in comp.rows
@@ -444,6 +458,19 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
             "; below 0.05 only before it, weak evidence.")
     return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
             "how many are shown" + rule + more + old)
+
+
+def _cells(comp: Comparison, cells: list[tuple[int, MetricRow]]) -> str:
+    """Table cells in words: "ndcg@10 and p@10" where one configuration is set against the
+    first, else by configuration ("l6's ndcg@10; l8's p@10 and r@100")."""
+    if not cells:
+        return ""
+    by: dict[int, list[str]] = {}
+    for i, r in cells:
+        by.setdefault(i, []).append(r.metric)
+    if len(comp.configs) == 2:
+        return _and([m for ms in by.values() for m in ms])
+    return "; ".join(f"{comp.configs[i].name}'s {_and(ms)}" for i, ms in by.items())
 
 
 # kept for callers that import it: the rule no longer waits for this many p-values
