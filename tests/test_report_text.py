@@ -370,3 +370,19 @@ def test_a_prompt_export_cannot_write_is_not_said_to_ship_as_it_is() -> None:
     assert len(rows) == 2, text
     page = html_report(comp)
     assert page.count(hand) == 2
+
+
+def test_where_they_go_names_the_export_command_not_a_bare_out() -> None:
+    """rv 10: "with --out, search_vault.args.json holds …" in a report, whose own --out is
+    another thing: the export command is named."""
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("limit 5", model.schema.resolve({"limit": 5}))], n_resamples=200)
+    for text in (markdown(comp), html_report(comp)):
+        where = text[text.index("Where they go: "):]
+        where = where[:where.index("\n")]
+        assert ("with workbench export -m vault-search --params FILE.toml --out DIR, "
+                "search_vault.args.json holds the arguments") in where, where
+        assert " --out" not in where.replace("FILE.toml --out DIR", ""), where

@@ -11,6 +11,7 @@ from workbench.core.params import value_text as param_value
 from workbench.report.html.cells import _table
 from workbench.report.text import (
     changed_params_toml,
+    export_named,
     not_recommended,
     setting_cell,
     settings_leads,
@@ -83,4 +84,5 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
             + (f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>"
                if export.settings else "")
-            + (f"<p>Where they go: {escape(export.where)}.</p>" if export.where else ""))
+            + (f"<p>Where they go: {escape(export_named(model, export.where))}.</p>"
+               if export.where else ""))

@@ -89,6 +89,7 @@ from workbench.report.text.numbers import (
 )
 from workbench.report.text.settings import (
     changed_params_toml,
+    export_named,
     not_recommended,
     setting_cell,
     settings_leads,
@@ -146,6 +147,7 @@ __all__ = [
     "every_list_capped",
     "evidence",
     "evidence_key",
+    "export_named",
     "figure_base",
     "figure_digits",
     "figure_notes",

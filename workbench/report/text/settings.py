@@ -3,6 +3,7 @@ ship as measured, and a params TOML for a workbench-only model."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from workbench.core.comparison import Comparison, higher_is_better
@@ -109,8 +110,18 @@ def settings_lines(comp: Comparison) -> list[str]:
                      else md(export.settings_name or f"{export.model}'s settings"))
             out += [f"{where}:", "", "```json", export.settings_json().rstrip(), "```", ""]
         if export.where:
-            out += [f"Where they go: {md(export.where)}.", ""]
+            out += [f"Where they go: {md(export_named(model, export.where))}.", ""]
     return out
+
+
+def export_named(model: str, text: str) -> str:
+    """An exporter's words with its `--out` named as the export command's flag (rv 10: a
+    report, which has no --out of that kind, had said "with --out, search_vault.args.json
+    holds …")."""
+    command = f"workbench export -m {model} --params FILE.toml --out"
+    # "with --out, …" names no folder; "--out that folder" does
+    return re.sub(r"(?:\bexport )?(?<![\w-])--out\b(,?)",
+                  lambda m: command + (" DIR," if m.group(1) else ""), text)
 
 
 def setting_cell(model: str, change: Change) -> str:
