@@ -74,8 +74,15 @@ def test_tune_for_a_ranking_metric_keeps_sufficiency_at_its_start_and_says_so(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = _tune(capsys, tmp_path, "--metric", "ndcg@10", "--out", str(tmp_path / "t.toml"))
     assert "sufficiency" not in _plan(out) and "w_keyword" in _plan(out)
-    assert ("left out, a cut-off: sufficiency (it moves only the bundle figures, which nDCG@10 "
-            "does not read: every value scores alike)") in " ".join(out.split())
+    said = " ".join(out.split())
+    # not "a cut-off" (a stop rule, not a selection cut), and not also said to be searched by
+    # default on the line before (dr2 5)
+    assert ("left out, since the objective does not read the bundle: sufficiency (it moves "
+            "only the bundle figures, which nDCG@10 does not read: every value scores "
+            "alike)") in said
+    assert "a cut-off" not in said
+    assert ("searches its relative weights and the graph's share by default, and sufficiency "
+            "where a bundle figure is the objective or a constraint") in said
     params = tomllib.loads((tmp_path / "t.toml").read_text())["params"]
     assert "w_keyword" in params and "sufficiency" not in params  # its start stays in force
 
@@ -83,7 +90,8 @@ def test_tune_for_a_ranking_metric_keeps_sufficiency_at_its_start_and_says_so(
 def test_tune_for_a_bundle_figure_or_named_searches_sufficiency(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = _tune(capsys, tmp_path, "--metric", "bundle_recall")
-    assert "sufficiency [0, 1]" in _plan(out) and "left out, a cut-off" not in out
+    assert "sufficiency [0, 1]" in _plan(out) and "read the bundle" not in out
     out = _tune(capsys, tmp_path, "--metric", "ndcg@10", "--tune", "w_keyword,sufficiency")
     assert "sufficiency [0, 1]" in _plan(out)
-    assert "note: a cut-off searched because named: sufficiency" in " ".join(out.split())
+    assert "note: searched because named: sufficiency (it moves only" in " ".join(out.split())
+    assert "a cut-off" not in out

@@ -58,9 +58,11 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
     if not by_tune and model.tuned_by_default and not any(
             d.name not in model.tuned_by_default for d in space.dimensions):
-        say(f"{model.id} searches its relative weights, the graph's share and sufficiency "
-            "by default (every live parameter overfits a history's older tasks); --tune "
-            "names others")
+        # one truthful statement (dr2 5: "searches … sufficiency by default" beside
+        # "left out, a cut-off: sufficiency" under a ranking metric)
+        say(f"{model.id} searches its relative weights and the graph's share by default, and "
+            "sufficiency where a bundle figure is the objective or a constraint (every live "
+            "parameter overfits a history's older tasks); --tune names others")
     by_why: dict[str, list[str]] = {}
     for name, why in (inert or {}).items():
         by_why.setdefault(why, []).append(name)
@@ -68,16 +70,29 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         say("left out, since no score moves with them on this data: "
             + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
             + " — --tune searches them anyway")
-    if cut:
-        say(f"left out, {'a cut-off' if len(cut) == 1 else 'cut-offs'}: {reasons_text(cut)} — "
-            f"--tune searches {'it' if len(cut) == 1 else 'them'} anyway")
+    # a selection cut-off (a min score, a limit) is one; a bundle's stop rule or budget
+    # (`figures_only`: sufficiency) is not, and is said as what it moves (dr2 5)
+    def split(found: Mapping[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+        bundle = {n: why for n, why in found.items() if n in model.schema.by_name
+                  and model.schema.by_name[n].figures_only}
+        return {n: why for n, why in found.items() if n not in bundle}, bundle
+
+    cuts, bundle = split(cut or {})
+    if cuts:
+        say(f"left out, {'a cut-off' if len(cuts) == 1 else 'cut-offs'}: {reasons_text(cuts)} "
+            f"— --tune searches {'it' if len(cuts) == 1 else 'them'} anyway")
+    if bundle:
+        say(f"left out, since the objective does not read the bundle: {reasons_text(bundle)} "
+            f"— --tune searches {'it' if len(bundle) == 1 else 'them'} anyway")
     from workbench.core.tuning.space import cut_offs
 
-    chosen = cut_offs(space.names, [*objectives, *(c.name for c in constraints)],
-                      model.schema.by_name)
-    if chosen:  # named: searched, with what it can do
-        say(f"note: {'a cut-off' if len(chosen) == 1 else 'cut-offs'} searched because "
-            f"named: {reasons_text(chosen)}")
+    cuts, bundle = split(cut_offs(space.names, [*objectives, *(c.name for c in constraints)],
+                                  model.schema.by_name))
+    if cuts:  # named: searched, with what it can do
+        say(f"note: {'a cut-off' if len(cuts) == 1 else 'cut-offs'} searched because "
+            f"named: {reasons_text(cuts)}")
+    if bundle:
+        say(f"note: searched because named: {reasons_text(bundle)}")
     named = [d.name for d in space.dimensions if not model.schema[d.name].tunable]
     if named:
         say(f"note: {', '.join(named)} tuned because named; the default search leaves "
