@@ -142,3 +142,20 @@ def test_this_repository_s_bound_predates_the_weights_refit() -> None:
     assert _git(root, "log", "-1", "--format=%cI", bound).startswith("2026-11-24T01:09")
     assert subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", bound,
                            "fc805759f9371f65acbab33cc0b831131c11cefb"]).returncode == 0
+
+
+def test_compare_says_a_fitted_history_once_a_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """compare on a history codeledger's defaults were fitted on said nothing, while eval,
+    rank and explain did: said once for codeledger however many of its configurations are
+    compared, and not for bm25 beside it."""
+    from tests.conftest import SAMPLES
+
+    folder = str(SAMPLES / "code-repo")  # built into the sample's repository, 95ec20ac97
+    assert main(["compare", folder, "-m", "codeledger", "--defaults", "-p", "w_keyword=2",
+                 "-m", "bm25", "--defaults", "--metrics", "r@10", "--movers", "0"]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.count(f"note: 12 of 12 tasks are from {NOTE}") == 1, err
+    assert err.count(NOTE) == 1, err  # none for bm25
+    assert main(["compare", folder, "-m", "codeledger-document", "--defaults", "-p",
+                 "w_keyword=2", "--metrics", "r@10", "--movers", "0"]) == 0
+    assert NOTE not in " ".join(capsys.readouterr().err.split())

@@ -25,6 +25,7 @@ from workbench.cli.common import (
     load_data,
     metric_list,
     model_list,
+    say_fitted,
 )
 from workbench.cli.evaluate import (
     CODE_METRICS,
@@ -199,6 +200,10 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
+    # as eval, rank and explain say it: a figure on tasks the defaults were fitted on is no
+    # unseen test of them (rv2 4); once a model, however many configurations it has
+    for one in {m.id: m for m in models}.values():
+        say_fitted(one, dataset)
     if (with_figures and not dataset.qrels and args.metrics is None
             and any(selects(m) for m in models)):
         # what each returns, judged or not (as eval and sweep do); not beside a model with
