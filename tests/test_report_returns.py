@@ -22,9 +22,9 @@ def test_an_unjudged_report_says_what_each_returns(tmp_path: Path) -> None:
     assert "## What each returns" in text
     # Δ with a real minus, as the report's other tables (rc 7)
     assert "| results | 0.95 | 0.71 | −0.24 | 0.062 | 0/5 |" in text
-    # 42.9 − 33.3 is 9.6, not the 9.5 of 9.52: a second decimal (rc 6), at which the
-    # sevenths still disagree (42.86 − 33.33 is 9.53), so the Δ of the figures shown
-    assert "| empty | 33.33 | 42.86 | +9.53 | 0.500 | 2/0 |" in text
+    # one decimal, as eval prints it (rv52 rc 8), and the Δ of the figures shown: 42.9 − 33.3
+    # is 9.6, not the 9.5 of 9.52 (rc 6)
+    assert "| empty | 33.3 | 42.9 | +9.6 | 0.500 | 2/0 |" in text
     assert "| injected_tokens | 33.8 | 24.5 |" in text
     short = text.split("## In short", 1)[1].split("##", 1)[0]
     assert "injected tokens 33.8 → 24.5 (p 0.062)" in short
