@@ -316,22 +316,51 @@ def test_a_decisions_file_none_of_whose_records_loads_names_the_first_and_its_fi
 
 def test_the_same_records_named_otherwise_are_said_to_be_read_as_plain_documents(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Named decisions.jsonl they are refused; named otherwise they loaded as plain documents
-    with no word, decision-memory scoring them as records without a source."""
+    """Records pi-lodestone wrote (a cwd) but without a source: named decisions.jsonl they are
+    left out; named otherwise they load as plain documents, and a decision-memory run says
+    so, naming what it reads from the metadata (dr4 1: it said source and project were not
+    read) and what it lacks. A bm25 run on the same file says nothing (dr4 2)."""
     from workbench.cli import main
     from workbench.core.formats import load_dataset
 
     other = tmp_path / "other.jsonl"
-    other.write_text("\n".join(json.dumps(r) for r in UNSOURCED) + "\n", encoding="utf-8")
+    rows = [{**r, "cwd": "/repos/x"} for r in UNSOURCED]
+    other.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     dataset = load_dataset(other, skipped=[])
     assert dataset.corpus.ids == ["a-1", "b-1"]
     note = str(dataset.settings["read_as_documents"])
     assert note.startswith("other.jsonl is read as plain documents") and \
-        "its first record has createdAt but no source or cwd" in note, note
+        "its first record has createdAt and cwd but no source" in note, note
+    assert "reads its cwd and createdAt from the metadata" in note, note
+    assert "(no source: not manual)" in note and "locality" not in note, note
     assert main(["rank", str(other), "-m", "decision-memory", "-q", "pgbouncer pooling"]) == 0
     assert "note: other.jsonl is read as plain documents" in capsys.readouterr().err
-    # documents without a decision's keys: nothing to say
+    assert main(["rank", str(other), "-m", "bm25", "-q", "pgbouncer pooling"]) == 0
+    assert "plain documents" not in capsys.readouterr().err
+    # a manual source and a project, read from the metadata and scored so: not said otherwise
+    tickets = tmp_path / "tickets.jsonl"
+    tickets.write_text(json.dumps({"id": "t1", "title": "Login fix", "text": "session handler",
+                                   "source": "manual", "project": "webapp", "important": True})
+                       + "\n", encoding="utf-8")
+    assert main(["rank", str(tickets), "-m", "decision-memory", "-p", "mode=search",
+                 "-p", "now=2026-01-01T00:00:00Z", "-q", "login session handler"]) == 0
+    out, err = capsys.readouterr()
+    said = " ".join(err.split())
+    assert "its first record has source and project but no createdAt or cwd" in said, said
+    assert "reads its source, project and important from the metadata" in said, said
+    assert "(no createdAt: no age bonus)" in said and "not manual" not in said, said
+    assert "locality" not in said, said
+    lines = out.splitlines()
+    head = next(line for line in lines if line.startswith("rank"))
+    row = next(line for line in lines if " t1 " in line)
+    assert head.split()[-2:] == ["important", "manual"] and row.split()[-2:] == ["8", "4"], out
+    # documents without keys only pi-lodestone writes: nothing to say, a dated title and
+    # text (a blog export, the records above before the cwd) included
     plain = tmp_path / "docs.jsonl"
     plain.write_text(json.dumps({"id": "d", "title": "t", "text": "x", "source": "web"})
                      + "\n", encoding="utf-8")
     assert "read_as_documents" not in load_dataset(plain, skipped=[]).settings
+    plain.write_text("\n".join(json.dumps(r) for r in UNSOURCED) + "\n", encoding="utf-8")
+    assert "read_as_documents" not in load_dataset(plain, skipped=[]).settings
+    assert main(["rank", str(plain), "-m", "decision-memory", "-q", "pgbouncer pooling"]) == 0
+    assert "plain documents" not in capsys.readouterr().err

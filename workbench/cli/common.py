@@ -84,12 +84,27 @@ def load_data(args: argparse.Namespace) -> Dataset:
     from workbench.core.formats.openvault_memories import load_note
 
     read_as = dataset.settings.get("read_as_documents")  # formats.auto.READ_AS_DOCUMENTS
-    if read_as:  # the file's name chose its format: records named otherwise are refused
+    # the file's name chose its format: said where decision-memory reads it, not before a
+    # bm25 run on the same file (dr4 2)
+    if read_as and "decision-memory" in models_named(args):
         say(f"note: {read_as}", file=sys.stderr)
     note = load_note(dataset.corpus)  # memories without a summary, read as empty text
     if note:
         say(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+def models_named(args: argparse.Namespace) -> set[str]:
+    """The model ids a command's --model names: one id, a comma-separated list, or (compare,
+    report) a list of those; none where the command has no --model."""
+    value = getattr(args, "model", None)
+    if value is None:
+        return set()
+    from workbench.core.models import canonical_id
+
+    given = value if isinstance(value, list) else [value]
+    return {canonical_id(part.strip()) for item in given for part in str(item).split(",")
+            if part.strip()}
 
 
 def say_fitted(model: Any, dataset: Dataset) -> None:

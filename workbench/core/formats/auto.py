@@ -89,6 +89,7 @@ from workbench.core.formats.vault import (
     read_vault_notes,
     vault_layout,
 )
+from workbench.core.models.decision_memory.facts import RECORD_KEYS, SOURCES
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv", ".tsv")  # .tsv: MS MARCO's collection.tsv too
 EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an OpenVault "
@@ -530,26 +531,44 @@ def _load_dataset(
 
 
 def decision_lookalike(path: Path) -> str | None:
-    """What a .jsonl file read as plain documents is read as, where its first record has keys
-    of a pi-lodestone decision record (createdAt, source, cwd, project) but not all that tell
-    one: the same records named decisions.jsonl are read as decisions, so the name chose."""
+    """What a .jsonl file read as plain documents is read as, where its first record holds
+    keys only pi-lodestone writes (a cwd, a source of manual, extracted or turn, a kbPath,
+    supersededBy or retrieval/injection count) but not all that tell a decision: the same
+    records named decisions.jsonl are read as decisions, so the name chose. A dated title and
+    text, or a project, is any corpus's (a blog export): no note (dr4 2). The note is for
+    decision-memory only (`common.load_data` prints it when that model is in use)."""
     if path.suffix.lower() != ".jsonl":
         return None
     first = first_record(path)
     if first is None:
         return None
-    has = [k for k in ("createdAt", "source", "cwd", "project") if k in first]
-    # a dated title and text, or two of these keys (a "source" alone is many corpora's field)
-    dated_text = has == ["createdAt"] and "title" in first and "text" in first
-    if not (len(has) > 1 or dated_text):
+    own: list[str] = [k for k in ("cwd", "kbPath", "supersededBy", "retrievalCount",
+                                  "injectionCount") if k in first]
+    if first.get("source") in SOURCES:
+        own.append("source")
+    if not own:
         return None
+    has = [k for k in ("createdAt", "source", "cwd", "project") if k in first]
     lacks = [str(k) for k in SIGNATURE if k not in first]
+    # decision-memory reads a plain document's metadata keys as a decision's (record_of):
+    # only the keys missing count as absent (dr4 1: the note said source and project were
+    # not read)
+    read = [k for k in RECORD_KEYS if k in first]
+    absent = []
+    if "source" not in first:
+        absent.append("no source: not manual")
+    if "cwd" not in first and "project" not in first:
+        absent.append("no cwd or project: no locality bonus")
+    if "createdAt" not in first:
+        absent.append("no createdAt: no age bonus")
+    reads = (f"decision-memory reads its {and_list(read)} from the metadata as a decision's"
+             if read else "decision-memory finds none of a decision's keys in its metadata")
     return (f"{path.name} is read as plain documents (id, title, text, tags; its other keys "
-            f"kept as metadata), not as pi-lodestone decisions: its first record has "
-            f"{and_list(has)} but no {and_list(lacks, 'or')}. decision-memory scores such a record "
-            "as one with no source (not manual) and no cwd or project (no locality bonus); "
-            f"named {DECISIONS_FILE}, the file is read as decisions, and a record without a "
-            "source is left out")
+            "kept as metadata), not as pi-lodestone decisions: its first record has "
+            f"{and_list(has)}" + (f" but no {and_list(lacks, 'or')}" if lacks else "")
+            + f". {reads}" + (f" ({'; '.join(absent)})" if absent else "")
+            + f"; named {DECISIONS_FILE}, the file is read as decisions, and a record without "
+            "a source is left out")
 
 
 def refuse_unreadable(path: StrPath) -> None:

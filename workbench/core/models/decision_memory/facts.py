@@ -16,6 +16,10 @@ from workbench.core.models.decision_memory.text import has_durable_tag, is_opera
 F64 = NDArray[np.float64]
 B = NDArray[np.bool_]
 SOURCES = {"manual": 0, "extracted": 1, "turn": 2}  # anything else: 3
+# the record keys besides id, title, text and tags that doc_facts and CwdCache read (a plain
+# document's metadata keys are read the same, `queries.record_of`)
+RECORD_KEYS = ("source", "cwd", "project", "createdAt", "important", "archived", "supersededBy",
+               "kbPath", "retrievalCount", "injectionCount")
 # bits of DocFacts.flags
 ARCHIVED, SUPERSEDED, MANUAL, TURN, OPERATIONAL, DURABLE, IMPORTANT, KB = (
     1 << i for i in range(8))
