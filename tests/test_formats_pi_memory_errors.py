@@ -314,6 +314,29 @@ def test_a_decisions_file_none_of_whose_records_loads_names_the_first_and_its_fi
     assert [(e.line, e.field) for e in skipped if "left out" in str(e)] == [(1, "source")]
 
 
+def test_no_record_loads_names_every_reason_with_its_count_and_first_line(
+        tmp_path: Path) -> None:
+    """Line 1 no JSON, lines 2 and 4 tags that are no list, line 3 no source: the error named
+    only line 1, so a user who fixed it met the next (dr4 4)."""
+    from workbench.core.formats import load_dataset
+
+    folder = tmp_path / "dm"
+    folder.mkdir()
+    path = folder / "decisions.jsonl"
+    bad_tags = {**GOOD, "tags": "notalist"}
+    path.write_text("\n".join(["not json", json.dumps({**bad_tags, "id": "b"}),
+                               json.dumps({k: v for k, v in GOOD.items() if k != "source"}),
+                               json.dumps({**bad_tags, "id": "c"})]) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder, skipped=[])
+    err, msg = info.value, str(info.value)
+    assert (err.path, err.line, err.field) == (str(path), 1, "json"), msg
+    assert msg == (f"{path}:1: invalid JSON at column 1: Expecting value; no record loads (1 of "
+                   "4 records fail on this; 2 on field 'tags', first on line 2: expected a "
+                   "list of strings; 1 on field 'source', first on line 3: missing)"), msg
+
+
 def test_the_same_records_named_otherwise_are_said_to_be_read_as_plain_documents(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Records pi-lodestone wrote (a cwd) but without a source: named decisions.jsonl they are

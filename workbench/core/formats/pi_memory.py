@@ -215,12 +215,22 @@ def read_decisions(path: StrPath, *, name: str | None = None,
 def none_loaded(path: Path, left_out: list[tuple[FormatError, dict[str, Any] | None]],
                 records: int) -> FormatError:
     """The error of a decisions file none of whose records loads: its first bad line and
-    field, how many records fail the same way, and the fields a decision record needs (a
+    field, how many records fail the same way, each other field that fails with its count
+    and first line, and the fields a decision record needs (a
     file of other records, read as decisions for its name, had said "empty file")."""
     first, obj = left_out[0]
-    same = sum(1 for err, _ in left_out if err.field == first.field)
-    count = (f"{same} of {records} record{'' if records == 1 else 's'} fail on "
-             f"{'this' if first.field == 'json' else repr(first.field)}")
+    by_field: dict[str | None, list[FormatError]] = {}
+    for err, _ in left_out:
+        by_field.setdefault(err.field, []).append(err)
+    count = (f"{len(by_field[first.field])} of {records} record{'' if records == 1 else 's'} "
+             f"fail on {'this' if first.field == 'json' else repr(first.field)}")
+    # every other reason too, with its count and first line: naming only the first, a user
+    # who fixed it met the next (dr4 4)
+    others = [f"{len(errs)} on {'invalid JSON' if field == 'json' else f'field {field!r}'}, "
+              f"first on line {errs[0].line}: {errs[0].message}"
+              for field, errs in by_field.items() if field != first.field]
+    if others:
+        count += f"; {'; '.join(others)}"
     if obj is None:  # no JSON object on the line
         return FormatError(path, f"{first.message}; no record loads ({count})",
                            line=first.line, field=first.field)
