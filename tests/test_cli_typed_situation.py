@@ -89,6 +89,36 @@ def test_decision_memory_says_its_clock(tmp_path: Path,
             "sets it") in err
 
 
+def test_an_unreadable_now_is_said_once_naming_the_typed_query(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--context now=garbage: the data warning said it, with the clock, and the clock note
+    said it again; the warning named the typed query by its id and value, "query 'garbage'",
+    which read as a query called garbage (dr4 8)."""
+    corpus = _importance(tmp_path) / "corpus.jsonl"
+    err = _err(["rank", str(corpus), "-m", "importance", "-q", "restic", "--context",
+                "now=garbage"], capsys)
+    assert ("warning: 1 query with an unreadable now (an ISO 8601 date; read as none: scored "
+            "at 2026-05-31T12:00:00Z, the newest created_at/last_accessed in the corpus, "
+            "memory 'm2'): the typed query ('garbage')") in err, err
+    assert "scored as of" not in err and "query 'garbage'" not in err, err
+    path = tmp_path / "decisions.jsonl"
+    records = [{"id": rid, "title": "Use PgBouncer", "text": "connection pooling",
+                "tags": ["decision"], "cwd": "/repos/app", "project": "app",
+                "source": "extracted", "createdAt": when}
+               for rid, when in (("a-1", "2026-03-01T00:00:00.000Z"),
+                                 ("b-1", "2026-03-04T08:00:00.000Z"))]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    argv = ["rank", str(path), "-m", "decision-memory", "-q", "connection pooling",
+            "--context", "now=yesterday"]
+    err = _err(argv, capsys)
+    assert ("warning: 1 query with an unreadable now (an ISO 8601 date; read as none: the now "
+            "parameter, else the newest createdAt, here 2026-03-04T08:00:00Z, decision 'b-1'): "
+            "the typed query ('yesterday')") in err, err
+    assert "scored as of" not in err and "query 'yesterday'" not in err, err
+    err = _err([*argv, "-p", "now=2026-03-10"], capsys)
+    assert "newest createdAt, here 2026-03-10T00:00:00Z, the now parameter)" in err, err
+
+
 def _openvault(tmp_path: Path) -> Path:
     folder = tmp_path / "ov"
     folder.mkdir()

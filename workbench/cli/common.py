@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.args import topic_field, warn_repeated, whole
+from workbench.core.checks import TYPED_QUERIES
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
@@ -324,7 +325,7 @@ def model_and_params(args: argparse.Namespace, *, encoder: bool = True
     return model, params
 
 
-TYPED = "command line"  # the name of the query set of a --query text
+TYPED = TYPED_QUERIES  # the name of the query set of a --query text (core.checks)
 
 # the situation a typed query takes from the dataset where every query shares it: its clock
 # (importance and decision-memory age against it) and its working directory

@@ -689,9 +689,10 @@ def _say_situation(pipe: Any, typed: bool) -> None:
 
 
 def _clock_note(pipe: Any, typed: bool) -> str | None:
-    """The clock of a query with no readable now of its own, where no `now` parameter is set
-    either: the newest timestamp in the corpus, as the model takes it. None where the clock
-    is given or nothing is dated."""
+    """The clock of a query with no now of its own, where no `now` parameter is set either:
+    the newest timestamp in the corpus, as the model takes it. None where the clock is given
+    or nothing is dated, and where the query's now is unreadable: the model's data warning
+    says that and the clock."""
     import math
 
     from workbench.core.models.clock import when
@@ -703,6 +704,8 @@ def _clock_note(pipe: Any, typed: bool) -> str | None:
     own = query.context.get("now")
     if not math.isnan(parse_time(own)) or not math.isnan(parse_time(str(pipe.params["now"]))):
         return None
+    if own not in (None, ""):  # given but unreadable: the model's data warning said it, and
+        return None            # the clock it fell back on (dr4 8: said twice)
     if pipe.model.id == "importance":
         from workbench.core.models.importance.prepared import default_clock_source
 
@@ -717,7 +720,7 @@ def _clock_note(pipe: Any, typed: bool) -> str | None:
     if math.isnan(ms):  # nothing dated: no age to count
         return None
     who = "the typed query" if typed else f"query {query.id!r}"
-    lacks = "no now" if own in (None, "") else f"a now that is no ISO 8601 date ({own!r})"
+    lacks = "no now"
     how = ("--context now=DATE (ISO 8601) sets it" if typed
            else "a now in the query file, or -p now=DATE (ISO 8601), sets it")
     return f"note: {who} has {lacks}: it is scored as of {when(ms)}, {whence}; {how}"

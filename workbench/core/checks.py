@@ -35,6 +35,16 @@ from workbench.core.data import Corpus, Dataset, FormatError, Qrels
 SHOWN = 3  # examples named per warning
 UNICODE_MATCHED = "qrels_unicode_matched"  # a load note: [judged id, the corpus id it matched]
 MEANT_MAX = 1_000_000  # ids: a larger corpus is not searched for what a judgment meant
+TYPED_QUERIES = "command line"  # the name of the query set of a --query text (`cli.common`)
+
+
+def with_value(dataset: Dataset, query_id: str, value: object) -> str:
+    """A query and a value of its context, as a warning lists them: "q7 'garbage'", and for a
+    typed query "the typed query ('garbage')" (dr4 8: its id, "query", read as a label of the
+    value: "query 'garbage'")."""
+    if dataset.queries.name == TYPED_QUERIES:
+        return f"the typed query ({value!r})"
+    return f"{query_id} {value!r}"
 
 
 def left_out_text(dataset: Dataset, split: str = "") -> str:

@@ -13,10 +13,12 @@ retrievalCount, injectionCount) in metadata. Queries carry their context (see `q
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
 
+from workbench.core.checks import with_value
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
 from workbench.core.models.clock import future_clock_warning, when
@@ -61,6 +63,23 @@ from workbench.core.params import Params
 
 # fields every pi-lodestone decision record has (data without any of them is no decision log)
 DECISION_FIELDS = ("createdAt", "project", "cwd", "source")
+
+
+def clock_used(dataset: Dataset, params: Params) -> str:
+    """", here DATE, the now parameter" or ", here DATE, decision 'ID'" (the newest
+    createdAt): the clock a query without a readable now is scored at; "" where nothing is
+    dated (`rank` said it in a note of its own after the warning, dr4 8)."""
+    from workbench.core.models.decision_memory.project import parse_time
+    from workbench.core.models.decision_memory.queries import default_now, record_of
+
+    ms = default_now(params, [record_of(d) for d in dataset.corpus])
+    if math.isnan(ms):
+        return ""
+    if not math.isnan(parse_time(str(params["now"]))):
+        return f", here {when(ms)}, the now parameter"
+    newest = next((d.id for d in dataset.corpus
+                   if parse_time(d.metadata.get("createdAt")) == ms), "")
+    return f", here {when(ms)}, decision {newest!r}"
 
 
 class DecisionMemoryModel(Model):
@@ -195,7 +214,7 @@ class DecisionMemoryModel(Model):
                 for key, value in found:  # the key as the query gives it (rv2 7)
                     if ORIGINAL_NAMES.get(key, key) in MODE_KEYS and str(params["mode"]) != "query":
                         continue  # read only in mode "query"
-                    bad.setdefault((kind, key), []).append(f"{q.id} {value!r}")
+                    bad.setdefault((kind, key), []).append(with_value(dataset, q.id, value))
                     if q.id in dataset.queries.at:
                         first.setdefault((kind, key), dataset.queries.at[q.id])
         for (kind, key), items in bad.items():
@@ -203,6 +222,8 @@ class DecisionMemoryModel(Model):
                                             else "")
             ours = ORIGINAL_NAMES.get(key, key)
             why = READ_AS[ours] if kind == "unreadable" else NEGATIVE_AS[ours]
+            if (kind, ours) == ("unreadable", "now"):  # the clock itself (dr4 8)
+                why += clock_used(dataset, params)
             where = first.get((kind, key))
             out.append(f"{where + ': ' if where else ''}"
                        f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with "

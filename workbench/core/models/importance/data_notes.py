@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import math
 
+from workbench.core.checks import with_value
 from workbench.core.data import Dataset
 from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.decision_memory.project import parse_time
@@ -144,7 +145,7 @@ def _query_clocks(dataset: Dataset, params: Params) -> list[str]:
     where = [queries.at.get(qid, "") for qid, _ in odd]
     return [_placed(where, f"{len(odd)} quer{'y' if len(odd) == 1 else 'ies'} with an "
                     f"unreadable now (an ISO 8601 date; read as none: scored at {at}): ")
-            + _some([f"{qid} {now!r}" for qid, now in odd], where)]
+            + _some([with_value(dataset, qid, now) for qid, now in odd], where)]
 
 
 def _linked(value: object) -> list[str]:
