@@ -116,3 +116,66 @@ def test_the_settings_move_the_figure_on_the_sample(capsys: pytest.CaptureFixtur
                  "injected_tokens"]) == 0
     got = _column(capsys.readouterr().out, {"50": "", "180": "", "1000": ""})
     assert float(got["50"]) < float(got["180"]) <= float(got["1000"]), got
+
+
+# dr4's hand-worked lengths (REFERENCE.md §1) for turn-1 of sample_corpora/decisions, compact
+# query "editing base template rebuild every page incremental cache": qm-011 collapses to 186
+# units, its earliest hit "incremental" at 4, so the window starts at 0 and only the end is
+# cut (n + 1); qm-014 is 165 units, whole at 180, and at 60 its hit "cache" at 54 starts the
+# window at 54 − 21 = 33, both ends cut (62)
+TURN_1 = {(180, "qm-011"): 181, (180, "qm-014"): 165, (60, "qm-011"): 61, (60, "qm-014"): 62}
+
+
+def test_the_cached_lengths_are_the_hand_worked_ones_tick_after_tick() -> None:
+    """dr4 6: the lengths are now counted from cached pieces (the collapsed text, the query's
+    terms, the earliest hit), not each snippet built again; asked twice at each setting, in
+    either order, they are the hand-worked ones, as are the TEXT above's."""
+    from workbench.core.models.decision_memory.excerpt import excerpt_length
+
+    model, ds = get_model("decision-memory"), load_dataset(SAMPLES / "decisions")
+    query = [q.id for q in ds.queries].index("turn-1")
+    for n in (180, 60, 180, 60):
+        pipe = Pipeline(model, ds, {"inject_snippet_chars": n})
+        scores = model.combine(pipe.prepared, pipe.params)
+        assert pipe.prepared.specs[query].text == ("editing base template rebuild every page "
+                                                   "incremental cache")
+        got = {(n, d): scores.snippet_length(query, ds.corpus.ids.index(d))  # type: ignore
+               for d in ("qm-011", "qm-014")}
+        assert got == {k: v for k, v in TURN_1.items() if k[0] == n}
+    # the TEXT above (431 units, "pooling" at 209), by hand: 52, 182 and 431; no term in it:
+    # the first n and one mark; the limits' order changes nothing
+    for n, want in ((50, 52), (180, 182), (1000, 431), (50, 52), (431, 431), (430, 431)):
+        assert excerpt_length(TEXT, "connection pooling", n) == want, n
+    assert excerpt_length(TEXT, "zebra crossing", 50) == 51
+    assert excerpt_length(TEXT, "zebra crossing", 0) == 1
+
+
+def test_a_query_text_is_tokenized_once_whatever_the_ticks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each length had tokenized its query and collapsed its text again: two queries of the
+    same text, over three combines, tokenized it once (dr4 6)."""
+    import uuid
+
+    from workbench.core.models.decision_memory import excerpt
+
+    folder, _ = _folder(tmp_path, "injection")
+    word = "w" + uuid.uuid4().hex  # a query text no other test has cached
+    queries = tmp_path / "two.jsonl"
+    queries.write_text("".join(json.dumps({"id": f"q{i}", "cwd": "/repos/app", "mode": "search",
+                                           "text": f"pooling {word}", "now": NOW}) + "\n"
+                               for i in (1, 2)))
+    calls: list[str] = []
+    real = excerpt.tokenize
+
+    def counted(text: str) -> list[str]:
+        calls.append(text)
+        return real(text)
+
+    monkeypatch.setattr(excerpt, "tokenize", counted)
+    model, ds = get_model("decision-memory"), load_dataset(folder, queries=queries)
+    for n in (50, 180, 50):
+        pipe = Pipeline(model, ds, {"search_snippet_chars": n})
+        scores = model.combine(pipe.prepared, pipe.params)
+        assert [scores.snippet_length(q, 0) for q in (0, 1)] == [  # type: ignore[attr-defined]
+            {50: 52, 180: 182}[n]] * 2
+    assert calls == [f"pooling {word}"]

@@ -19,7 +19,12 @@ import numpy as np
 from workbench.core.data import Dataset
 from workbench.core.engine import Scores
 from workbench.core.models.decision_memory.combine import Live
-from workbench.core.models.decision_memory.excerpt import excerpt, memory_block, units
+from workbench.core.models.decision_memory.excerpt import (
+    excerpt,
+    excerpt_length,
+    memory_block,
+    units,
+)
 from workbench.core.models.decision_memory.queries import record_of
 from workbench.core.params import Params
 
@@ -65,14 +70,12 @@ def shown_scores(scores: Scores, live: Live, params: Params) -> ShownScores:
     """`scores` with the snippet lengths of this tick's parameters (each computed when first
     asked for: a figure needs only the selected results')."""
     texts, specs = live.prep.texts, live.prep.specs
-    limits = [snippet_chars(live, q, params) for q in range(len(specs))]
-    known: dict[tuple[int, int], int] = {}
+    # each query's mode's limit, as snippet_chars reads it, in one pass
+    limits = np.where(np.asarray(live.q_injection, bool), int(params["inject_snippet_chars"]),
+                      int(params["search_snippet_chars"])).tolist()
 
-    def length(query: int, doc: int) -> int:
-        key = (query, doc)
-        if key not in known:
-            known[key] = units(excerpt(texts[doc], specs[query].text, limits[query]))
-        return known[key]
+    def length(query: int, doc: int) -> int:  # excerpt_length caches by text (dr4 6)
+        return excerpt_length(texts[doc], specs[query].text, limits[query])
 
     return ShownScores(**{f.name: getattr(scores, f.name) for f in fields(scores)},
                        snippet_length=length)
