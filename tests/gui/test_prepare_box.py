@@ -32,7 +32,12 @@ def test_button_says_what_the_prepare_stage_does(qtbot: QtBot, model: str) -> No
     assert ("no document of tea-beir is one" in status) == codeledger
     no_log = model == "decision-memory"
     assert ("is a pi-lodestone decision record" in status) == no_log
-    assert status == f"not prepared for these parameters: press {verb}" or codeledger or no_log
+    # importance: no memory of a BEIR set has a date, said in one line (not 151 by line)
+    undated = model == "importance"
+    assert ("no memory has a created_at or last_accessed" in status) == undated
+    assert "(line 2)" not in status
+    assert (status == f"not prepared for these parameters: press {verb}" or codeledger or no_log
+            or undated)
     assert ("re-embeds" in box.title()) == (model in EMBEDDING_MODELS)
 
 

@@ -112,11 +112,17 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
                 "pre-filter's accessed-within test" if days == 0 else
                 f"as if last accessed {days:g} days before the query's clock: staleness and "
                 "the pre-filter count those days")
-        out.append(_placed(undated_at, f"{n} memor{'y' if n == 1 else 'ies'} with no readable "
-                           "created_at or last_accessed (missing or unreadable), so no date "
-                           f"to count staleness from: each is read as {days:g} days inactive "
-                           f"(the undated_days parameter), {does}: ")
-                   + _some(undated, undated_at))
+        read_as = f"read as {days:g} days inactive (the undated_days parameter), {does}"
+        if n == len(dataset.corpus) and not any(
+                k in d.metadata for d in dataset.corpus for k in ("created_at", "last_accessed")):
+            # data with no dates at all (a BEIR set opened under importance): one short line,
+            # not every memory by its line (tea-beir's 151)
+            out.append(f"no memory has a created_at or last_accessed: each is {read_as}")
+        else:
+            out.append(_placed(undated_at, f"{n} memor{'y' if n == 1 else 'ies'} with no "
+                               "readable created_at or last_accessed (missing or unreadable), "
+                               f"so no date to count staleness from: each is {read_as}: ")
+                       + _some(undated, undated_at))
     for k, items in counts.items():
         out.append(_placed(places[k], f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} "
                            f"whose {k} is not stored as a plain count, a whole number of at "
