@@ -303,6 +303,9 @@ class MainWindow(QMainWindow):
         except (FormatError, ParamError, KeyError, OSError, ValueError) as exc:
             self.show_error(f"Could not open {path}: {_reason(exc, path)}")
             return False
+        # what the original's listing keeps or passes over and nothing to fix (a note in
+        # .trash, a file ending .MD): said in the status line, not in a box at every open
+        skipped, listed = _listing_notes(skipped)
         message = ""
         if skipped:  # decision lines the original skips silently, notes with flaws: said
             message = f"Opened {path}." + "".join(
@@ -338,8 +341,10 @@ class MainWindow(QMainWindow):
         if picked:
             given.insert(0, picked)
         self._reload_said = (f"opened {path}" + "".join(f", {g}" for g in given)
-                             + (f" ({note})" if note else "") + back)
-        self.say_opened(self._reload_line(), 15000 if note or self._rebase_lost or lost else 5000)
+                             + (f" ({note})" if note else "") + back
+                             + "".join(f"; {line}" for line in listed))
+        self.say_opened(self._reload_line(),
+                        15000 if note or listed or self._rebase_lost or lost else 5000)
         return True
 
     def say_opened(self, line: str, ms: int) -> None:
@@ -420,8 +425,9 @@ class MainWindow(QMainWindow):
         judged, rest = reload_changes(before, now)
         self._reload_said = f"reloaded {Path(source).name} from disk" + (
             f": {judged}" if judged else "")
+        skipped, listed = _listing_notes(skipped)
         self._reload_rest = rest + (f"; {len(skipped)} malformed line(s) skipped"
-                                    if skipped else "")
+                                    if skipped else "") + "".join(f"; {t}" for t in listed)
         # computed inline (synchronous), the baseline's fate is known already
         self._say_reload()
         return True
@@ -737,6 +743,19 @@ def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,
         sp.addWidget(w)
     sp.setSizes(list(sizes))
     return sp
+
+
+def _listing_notes(skipped: list[FormatError]) -> tuple[list[FormatError], list[str]]:
+    """`skipped` split by kind: the problems to show in a box (unreadable notes, malformed
+    lines) and, as one line for each kind, what the vault's listing does as obsidian-mcp's
+    does, nothing for the person to fix (a deleted note in .trash searched, a file ending
+    .MD not searched): a box for these came at every open of such a vault."""
+    from workbench.core.formats.vault import InTrash, NotNoteEnding
+
+    listing = (InTrash, NotNoteEnding)
+    said = [e for e in skipped if isinstance(e, listing)]
+    rest = [e for e in skipped if not isinstance(e, listing)]
+    return rest, [heading for heading, _ in skipped_report(said, 0)]
 
 
 def _reason(exc: Exception, path: Path) -> str:
