@@ -346,7 +346,7 @@ class DocumentPreview(QWidget):
         g = int(sc.gate[pair[0]])
         total = float(sc.total[pair[0]])
         # one count of decimals for the score and its terms, the ranked table's for it
-        places = score_decimals([total, *map(float, contrib)])
+        places = score_decimals([total], [*map(float, contrib)], sc.total)
         names = signal_labels(self.session.model, sc.signals)  # the sliders' names
         idle = idle_signals(self.session)  # 0 for every pair here: left out
         items = " + ".join(f"<span style='color:{signal_hex(i)}'>■</span> {html.escape(n)} "

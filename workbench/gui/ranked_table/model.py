@@ -97,7 +97,9 @@ class RankedTableModel(QAbstractTableModel):
         old = (self._texts, self._bars, self._fg, self.rows, self.cut, self.skipped,
                self.scale)
         self.rows = rows
-        self._decimals = score_decimals([r.score for r in rows])
+        res = self.session.result  # whole numbers are the model's, not one query's
+        self._decimals = score_decimals([r.score for r in rows],
+                                        every=None if res is None else res.scores.total)
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]

@@ -290,15 +290,15 @@ class RankedTable(QWidget):
     @staticmethod
     def _widest_score(total: np.ndarray, fm: QFontMetrics) -> int:
         """The widest score text a query's rows can show, over every pair's score: all whole,
-        the largest whole number; else four significant digits, "0.0000" (`score_decimals`),
-        or the largest's whole part where that is longer; with a sign where any is
-        negative."""
+        and one past 1, the largest whole number; else four significant digits, "0.0000"
+        (`score_decimals`: a score clamped to 1 shows 1.0000), or the largest's whole part
+        where that is longer; with a sign where any is negative."""
         finite = total[np.isfinite(total)]
         if not len(finite):
             return 0
         sign = "−" if (finite < 0).any() else ""
         whole = fm.horizontalAdvance(f"{sign}{int(np.abs(finite).max())}")
-        if (finite == np.round(finite)).all():
+        if (finite == np.round(finite)).all() and np.abs(finite).max() > 1:
             return whole
         return max(whole, fm.horizontalAdvance(f"{sign}0.0000"))
 
