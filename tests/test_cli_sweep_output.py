@@ -231,7 +231,7 @@ def test_the_best_is_set_against_the_value_in_use(capsys: pytest.CaptureFixture[
                          "randomisation test), not significant at 0.05: the difference may "
                          "be chance; the best was picked on these same chat moments, so the "
                          "gap is "
-                         "optimistic — `workbench tune` holds queries out for an honest "
+                         "optimistic — `workbench tune` holds chat moments out for an honest "
                          "estimate")
 
 

@@ -16,5 +16,5 @@ def test_a_limit_tied_at_its_best_names_the_smallest_limit_not_all(
                  "--values", "0,5,10,12", "--metrics", "ndcg@10"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     # every memory of a query fits in 10: 10, 12 and "all" return the same top 10
-    assert "tied at limit = 0, 10, 12" in out
+    assert "tied at limit = 0 (no limit), 10, 12" in out  # as the table writes 0 (dr4 9)
     assert "against the value in use (5), the tied best 10:" in out

@@ -62,3 +62,15 @@ def test_the_best_against_the_value_in_use_names_chat_moments(
     assert "over 26 judged chat moments (paired randomisation test)" in said, said
     assert "picked on these same chat moments" in said
     assert "judged queries" not in said
+
+
+def test_the_best_line_marks_zero_and_the_caveat_holds_chat_moments_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 9: the tie of 0 with 0.5 is written as the table writes the 0 row, and tune is
+    said to hold chat moments (the data's noun) out, not queries."""
+    assert main(["sweep", str(SAMPLES / "story"), "-m", "hybrid", "-s", "vector_threshold",
+                 "--values", "0,0.3,0.5,0.8"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "tied at vector_threshold = 0.0 (= 0.5), 0.5" in said, said
+    assert "`workbench tune` holds chat moments out for an honest estimate" in said, said
+    assert "holds queries out" not in said

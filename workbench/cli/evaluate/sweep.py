@@ -126,7 +126,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for line in figure_glosses(figures, over, model, searches_only, searches_at
                                ) if figures else ():
         say(line)
-    say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    say(_best_line(args.sweep, points, first, best, (param.low, param.high), param))
     from workbench.core.tuning.data import dataset_nouns, one_of
 
     many = dataset_nouns(dataset)[1]  # the data's own: OpenVault's chat moments (rm 9)
@@ -138,7 +138,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                   else len(dataset.queries))
         say(f"(the best was picked on these same {judged:,} judged "
             f"{one_of(many) if judged == 1 else many}, so its score is optimistic — "
-            "`workbench tune` holds queries out for an honest estimate)")
+            f"`workbench tune` holds {many} out for an honest estimate)")
     # rrf k while not rrf: why they tie
     idle = idle_text(model.schema, args.sweep, model.schema.idle_because(args.sweep, params))
     if idle:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from workbench.cli.evaluate.summary import _mean_text
-from workbench.cli.evaluate.sweep_points import Point, axis_key
+from workbench.cli.evaluate.sweep_points import Point, axis_key, row_label
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.textout import p_equals
 
@@ -39,8 +39,8 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
         saved = points[at][1][cost] - points[cheap][1][cost] if cheap != at else 0.0
         if saved > 0:
             return (f"the value in use ({in_use}) is among the tied best by {metric}; "
-                    f"{points[cheap][0]} gives the same at {_mean_text(cost, saved)} fewer "
-                    "tokens per bundle")
+                    f"{row_label(param, points[cheap][0])} gives the same at "
+                    f"{_mean_text(cost, saved)} fewer tokens per bundle")
         return f"the value in use ({in_use}) is among the tied best: nothing to gain here"
     # tied: the first along the axis stands for them (their means are equal), as the
     # window's Metric vs parameter chart stars it: for a limit the smallest that reaches the
@@ -56,13 +56,12 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     gap = _shown_gap(metric, points[at][1][metric], points[pick][1][metric])
     verdict = ("significant at 0.05" if test.p_value < 0.05 else
                "not significant at 0.05: the difference may be chance")
-    which = f", the tied best {points[pick][0]}:" if len(best) > 1 else ":"
+    which = f", the tied best {row_label(param, points[pick][0])}:" if len(best) > 1 else ":"
     return (f"against the value in use ({in_use}){which} {gap} {metric}, "
             f"{p_equals(test.p_value)} over "
             f"{test.n} judged {one_of(nouns) if test.n == 1 else nouns} (paired randomisation "
             f"test), {verdict}; the best was picked on these same {nouns}, so the gap is "
-            "optimistic — `workbench tune` "
-            "holds queries out for an honest estimate")
+            f"optimistic — `workbench tune` holds {nouns} out for an honest estimate")
 
 
 def _shown_gap(metric: str, a: float, b: float) -> str:
@@ -96,21 +95,24 @@ def _best(points: Sequence[Point], metric: str) -> list[int]:
 
 
 def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[int],
-               limits: tuple[float | None, float | None] = (None, None)) -> str:
+               limits: tuple[float | None, float | None] = (None, None),
+               param: Any = None) -> str:
     """The best value in words, ties named as ties; a best at the end of the values swept,
-    short of the parameter's `limits` (low, high), said to be one."""
+    short of the parameter's `limits` (low, high), said to be one. A value is written as the
+    table's first cell writes it (`row_label`): hybrid's "0.0 (= 0.5)", so that a tie of 0
+    with 0.5 reads as the one score it is, not a coincidence (dr4 9)."""
     if not best:
         return f"best by {metric}: none ({metric} is undefined at every value)"
     score = _mean_text(metric, points[best[0]][1][metric])
     way = " (lower is better)" if _lower_is_better(metric) else ""
     if len(best) == 1:
         value = points[best[0]][0]
-        return f"best by {metric}{way}: {name} = {value} ({score})" + _edge(
+        return f"best by {metric}{way}: {name} = {row_label(param, value)} ({score})" + _edge(
             value, [v for v, _ in points], limits)
     if len(best) == len(points):
         return (f"best by {metric}: none — all {len(points)} values tie at {score} "
                 f"({name} makes no difference to {metric} over this range)")
-    values = [points[i][0] for i in best]
+    values = [row_label(param, points[i][0]) for i in best]
     if len(values) > 6 and best == list(range(best[0], best[-1] + 1)):  # one run of values
         tied = f"{values[0]} to {values[-1]} ({len(values)} values)"
     elif len(values) > 6:
@@ -122,7 +124,8 @@ def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[i
     if metric != cost and all(cost in points[i][1] for i in best):
         cheap = min(best, key=lambda i: (points[i][1][cost], i))
         spent = _mean_text(cost, points[cheap][1][cost])
-        line += (f"; of these, the fewest tokens per bundle: {name} = {points[cheap][0]} "
+        line += (f"; of these, the fewest tokens per bundle: {name} = "
+                 f"{row_label(param, points[cheap][0])} "
                  f"({spent})")
     return line
 
