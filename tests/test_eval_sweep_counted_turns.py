@@ -257,3 +257,36 @@ def test_the_per_query_file_of_figures_all_counted_has_no_extra_column(
     # no logged turn to leave out)
     assert per_query.read_text().splitlines() == [
         "query_id,results", *(f"{q},5.000000" for q in ("i1", "i2", "i3", "off", "s1"))]
+
+
+def _sweep_said(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    folder = _folder(tmp_path)
+    assert main(["sweep", str(folder), "--queries", str(tmp_path / "q.jsonl"), "-m",
+                 "decision-memory", "--metrics", "injected_tokens", *args]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_sweep_says_a_search_setting_applies_to_no_counted_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 7: search_snippet_chars moves only the search, which the figures leave out, so the
+    column is flat (7.0 at both values: the 3 injections' "PgBouncer" snippets), and why is
+    said, as why-stats --live says a setting no turn takes."""
+    said = _sweep_said(tmp_path, capsys, "-s", "search_snippet_chars", "--values", "5,220")
+    assert said.count(" 7.0") == 2, said
+    assert ("note: search_snippet_chars applies to none of the counted turns: only a manual "
+            "search reads it, and the figures count the injection turns alone") in said, said
+
+
+def test_sweep_says_an_injection_setting_applies_to_no_search(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    said = _sweep_said(tmp_path, capsys, "-s", "inject_snippet_chars", "--values", "5,220",
+                       "-p", "mode=search")
+    assert ("note: inject_snippet_chars applies to none of the counted turns: Mode = search "
+            "makes every query a search") in said, said
+
+
+def test_sweep_of_a_setting_the_turns_take_says_no_such_note(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # at 5 characters each of the 3 snippets is cut: the column moves, and nothing is said
+    said = _sweep_said(tmp_path, capsys, "-s", "inject_snippet_chars", "--values", "5,220")
+    assert said.count(" 7.0") == 1 and "applies to none" not in said, said

@@ -99,3 +99,29 @@ def sweep_counted(name: str, values: Sequence[Any], counted: Sequence[tuple[int,
     if len(sizes) == 1:
         return counted_text(sizes.pop(), n, noun), notes
     return f"the {noun} counted at each value, of {n:,} (see the notes)", notes
+
+
+def idle_for_figures(pipe: Any, name: str, searches_only: bool) -> str:
+    """Why the parameter `name` applies to none of the turns the injection figures count, the
+    reason why-stats --live gives for a setting no turn takes (`Model.inert_params`: every
+    query injects, or Mode forces the other mode); where searches sit beside injections, a
+    setting only manual search reads, since the figures count the injections alone (dr4 7:
+    search_snippet_chars swept over them gave a flat column with no word why). "" where it
+    applies to some counted turn, or the model has no query modes."""
+    from workbench.core.models.decision_memory.params import (
+        FORCED_INJECTION,
+        FORCED_SEARCH,
+        NO_INJECTION,
+        NO_SEARCH,
+        SEARCH_ONLY,
+    )
+
+    if not_counted(pipe) is None:
+        return ""
+    why = pipe.model.inert_params(pipe.prepared, pipe.params).get(name, "")
+    if why in (NO_INJECTION, NO_SEARCH, FORCED_SEARCH, FORCED_INJECTION):
+        return str(why)
+    if name in SEARCH_ONLY and not searches_only:
+        return ("only a manual search reads it, and the figures count the injection turns "
+                "alone")
+    return ""

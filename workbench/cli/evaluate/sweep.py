@@ -15,7 +15,7 @@ from workbench.cli.common import (
     model_and_params,
     pipeline,
 )
-from workbench.cli.evaluate.counted import sweep_counted
+from workbench.cli.evaluate.counted import idle_for_figures, sweep_counted
 from workbench.cli.evaluate.metrics import (
     CODE_SWEEP_METRICS,
     SWEEP_METRICS,
@@ -99,6 +99,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     searches_only = bool(searches) and len(searches) == len(points)
     searches_at = (f"at {args.sweep} = {', '.join(searches)}"
                    if searches and not searches_only else "")
+    # a setting no counted turn takes (search_snippet_chars beside injections): said, as
+    # why-stats --live says it, unless the note on why the values tie below says the same
+    idle_figures = idle_for_figures(pipe, args.sweep, searches_only) if figures else ""
+    if idle_figures and (not measured or idle_figures != model.inert_params(
+            pipe.prepared, pipe.params).get(args.sweep, "")):
+        left_out = [*left_out,
+                    f"{args.sweep} applies to none of the counted turns: {idle_figures}"]
     if not measured:
         return _figures_only(args, dataset, model, params, points, metrics, out, swept,
                              over, left_out, searches_only, searches_at)
