@@ -159,3 +159,17 @@ def test_compare_says_a_fitted_history_once_a_model(capsys: pytest.CaptureFixtur
     assert main(["compare", folder, "-m", "codeledger-document", "--defaults", "-p",
                  "w_keyword=2", "--metrics", "r@10", "--movers", "0"]) == 0
     assert NOTE not in " ".join(capsys.readouterr().err.split())
+
+
+def test_sweep_and_tune_count_the_tasks_in_the_fit(later: tuple[Path, Path], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """sweep's and tune's figures over tasks of a fitted history were said nothing of (dr4
+    5): each now counts them as eval does, 12 of the 13 (c_later comes after the head)."""
+    root, tasks = later
+    assert main(["sweep", str(root), "--queries", str(tasks), "-m", "codeledger", "-s",
+                 "max_files", "--values", "5,20", "--metrics", "r@10"]) == 0
+    assert f"note: 12 of 13 tasks are from {NOTE}" in " ".join(capsys.readouterr().err.split())
+    assert main(["tune", str(root), "--queries", str(tasks), "-m", "codeledger", "--tune",
+                 "w_keyword", "--trials", "1", "--folds", "0", "--seed", "1", "--storage",
+                 str(tmp_path / "s.db")]) == 0
+    assert f"note: 12 of 13 tasks are from {NOTE}" in " ".join(capsys.readouterr().err.split())

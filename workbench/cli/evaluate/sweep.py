@@ -14,6 +14,7 @@ from workbench.cli.common import (
     metric_list,
     model_and_params,
     pipeline,
+    say_fitted,
 )
 from workbench.cli.evaluate.counted import idle_for_figures, sweep_counted
 from workbench.cli.evaluate.metrics import (
@@ -81,6 +82,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     measured = metrics  # the best is by the first of these: a figure is better neither way
     metrics = [*metrics, *figures]
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    say_fitted(model, dataset)  # each value's figure, on tasks the defaults were fitted on
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
         counted: list[tuple[int, Any]] = []

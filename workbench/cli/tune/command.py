@@ -18,6 +18,7 @@ from workbench.cli.common import (
     left_out_note,
     model_and_params,
     pipeline,
+    say_fitted,
 )
 from workbench.cli.evaluate import check_bundle_metrics
 from workbench.cli.tune.checks import _check_args, _check_default_folds
@@ -150,6 +151,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     _say_counted_turns(model, evaluator, measured)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))
     _say_fixed_figures(model, objectives, constraints)
+    # the start's figures, and the trials', on tasks the defaults were fitted on (dr4 5)
+    say_fitted(model, dataset)
     from workbench.core.tuning.validation import has_time
 
     # newer tasks then tune what older ones score; only where a time split would run (a mix
