@@ -25,6 +25,7 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
         "each newer task at a snapshot at most 10 commits")
     # tasks-from-git --history-fraction 0.4: code-only tasks (the docs-only commit is none)
     assert "snapshot 072f535af9" in out and "11 tasks from the 16 later commits" in out
+    assert "shorty: task fraction 0.4, snapshot" in out  # the fraction used (dr4 10)
     rows = {m.group(1).strip(): m.group(2).split()
             for m in re.finditer(r"^(codeledger.*?|bm25.*?|plain.*?)\s{2,}([0-9].*)$", out,
                                  flags=re.M)}

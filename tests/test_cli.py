@@ -287,6 +287,22 @@ def test_bench_code_takes_a_task_fraction(monkeypatch: pytest.MonkeyPatch,
         assert argv[0] in capsys.readouterr().err
 
 
+def test_bench_refuses_both_fraction_names_and_names_the_one_typed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 10: both names of the fraction ran at the last one without a word; without --code,
+    the error named --task-fraction where --history-fraction was typed."""
+    for order in (["--task-fraction", "0.3", "--history-fraction", "0.6"],
+                  ["--history-fraction", "0.6", "--task-fraction", "0.3"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["bench", "--code", "some-repo", *order])
+        assert exit_.value.code == 2
+        assert "not allowed with argument" in capsys.readouterr().err
+    for option in ("--history-fraction", "--task-fraction"):
+        assert main(["bench", option, "0.3"]) == 2
+        err = capsys.readouterr().err
+        assert f"error: {option} is an option of bench --code: give --code too" in err, err
+
+
 def test_bench_help_names_the_task_fraction_once(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["bench", "--help"])

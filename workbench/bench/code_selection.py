@@ -95,7 +95,8 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
         write_tasks(tasks, mined.tasks)
         ds = read_code_repo(root, tasks=tasks)
     older, newer = _halves(ds)
-    print(f"{root.resolve().name}: snapshot {snapshot[:10]}, {len(ds.corpus)} files indexed "
+    print(f"{root.resolve().name}: task fraction {split:g}, snapshot {snapshot[:10]}, "
+          f"{len(ds.corpus)} files indexed "
           f"in {index_s:.2f} s (no cache), {len(ds.queries)} tasks from the "
           f"{mined.commits} later commits (mean {np.mean([len(t.files) for t in mined.tasks]):.1f}"
           f" files each): tuned on the older {len(older.queries)}, every figure below on the "
