@@ -110,9 +110,11 @@ def models_named(args: argparse.Namespace) -> set[str]:
 
 def say_fitted(model: Any, dataset: Dataset) -> None:
     """On stderr, how many of the dataset's tasks come from a repository history the model's
-    defaults were fitted on (`Model.fitted_on`): a figure at the defaults over them is partly a
-    training score (rv2 4). Each task's commit is tested, in one `rev-list` a run; nothing is
-    said where none is in it, nor for a typed task, which names no commit (dr2 3)."""
+    defaults were fitted on (`Model.fitted_on`): those of them in the older half the fit
+    trained on score at the defaults as training tasks (rv2 4); which ones is not recorded, so
+    the note says they may be (dr6 2). Each task's commit is tested, in one `rev-list` a run;
+    nothing is said where none is in it, nor for a typed task, which names no commit (dr2
+    3)."""
     histories = getattr(model, "fitted_on", ())
     if not histories:
         return

@@ -1,5 +1,5 @@
 """The development histories the `codeledger` defaults were fitted on (docs/codeledger.md),
-and how many of a task set's tasks come from them: a figure at the defaults over those tasks is
+and how many of a task set's tasks come from them: a figure at the defaults over those tasks may be
 partly a training score (rv2 4: on ky, 23 of 103 tasks were in the fit, and nothing said so).
 
 Each history is bounded by a commit: the head the fit read where that is recorded (the shared
@@ -103,10 +103,15 @@ def fitted_note(source: str, model_id: str, commits: Sequence[str],
     if found is None or found[1] == 0:
         return ""
     h, n = found
-    fit = (f"the history {model_id}'s defaults were fitted on ({h.reach()}; the older half of "
-           "the tasks mined from it trained them)")
+    # which of them trained the defaults is not known exactly: the fit's task split was made
+    # at a head and under mining rules not all recorded, so the note says what may be a
+    # training score, never that these are (dr6 2: a held-out evaluation of the newer half
+    # had been told its figures are "partly training scores")
+    fit = (f"the history {model_id}'s defaults were fitted on ({h.reach()}); the fit trained "
+           "on the older half of the tasks mined from it and held out the newer half")
     if len(commits) == 1:  # rank and explain: one task
-        return (f"note: this task is from {fit}: it may be one they were fitted on, not an "
+        return (f"note: this task is from {fit}, so it may be one they were fitted on, not an "
                 "unseen test")
-    return (f"note: {n:,} of {len(commits):,} tasks are from {fit}: their figures at the "
-            "defaults are partly training scores")
+    return (f"note: {n:,} of {len(commits):,} tasks are from {fit}: any of these that fall in "
+            "that older half score at the defaults as training tasks, not unseen ones "
+            "(docs/codeledger.md)")
