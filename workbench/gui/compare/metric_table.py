@@ -165,9 +165,28 @@ class MetricTable(QTableWidget):
                 cut.append(c)
         return cut
 
+    def set_b(self, index: int) -> None:
+        """Configuration `index`'s columns (mean, Δ, p, ▲/▼) drawn next to the first's mean,
+        the others after them in their order, the table scrolled to its left edge: the pair
+        on screen in sight in the table. With eight configurations B's columns had been
+        scrolled out of sight, the Δ in sight another's under a line naming B (r52 dr5 1)."""
+        header = self.horizontalHeader()
+        count = self.columnCount()
+        order = list(range(count))
+        comp = self.comparison
+        if comp is not None and comp.rows and 1 <= index < len(comp.configs):
+            base = 2 + (index - 1) * PER_OTHER
+            group = list(range(base, min(base + PER_OTHER, count)))
+            order = [0, 1, *group, *(c for c in range(2, count) if c not in group)]
+        for visual, logical in enumerate(order):
+            if header.visualIndex(logical) != visual:
+                header.moveSection(header.visualIndex(logical), visual)
+        self.horizontalScrollBar().setValue(0)
+
     def set_comparison(self, comp: Comparison | None, k: int = 10) -> None:
         """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
         self.comparison = comp
+        self.set_b(0)  # the columns in their own order, then filled
         self.clear()
         self.compact, self._widths, self._heads, self._figures = 0, {}, {}, []
         if comp is None:

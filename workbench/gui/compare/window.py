@@ -699,6 +699,7 @@ class CompareWindow(QWidget):
         if comp is None:
             return
         self.table.set_comparison(comp, self.session.k)
+        self.table.set_b(self.b_index)
         self._fit_table()
         if comp.rows:
             self.chart.set_comparison(comp, self.b_index, self.metric_name or None)
@@ -899,6 +900,7 @@ class CompareWindow(QWidget):
         self.b_pick.setCurrentIndex(index - 1)
         self.b_pick.blockSignals(False)
         self._fill_metrics(comp, combo_metric(self.metric_pick))
+        self.table.set_b(index)  # its columns beside A's in the table too (r52 dr5 1)
         if comp.rows:
             self.chart.set_comparison(comp, index, self.metric_name or None)
             self.chart.set_current_query(q)
