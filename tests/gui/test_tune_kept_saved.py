@@ -223,7 +223,10 @@ def test_a_rerun_with_new_trials_dates_its_record_to_itself_as_one_undo_step(
     s.undo()  # the first run's record back, said so
     assert s.configurations.get(first.name) == first
     assert s.redo_name == f"rerun record of \u201c{first.name}\u201d"
-    assert f"{dated} (undone)" in panel.status.text()
+    assert dated not in panel.status.text()
+    assert (f"the configuration {first.name} holds these values and its earlier record (from "
+            "the run of 2025-01-02T03:04:05Z), its dating to this run undone"
+            ) in panel.status.text()
     assert s.undo_name == f"save \u201c{first.name}\u201d"
     s.redo()
     again = tomllib.loads(configuration_toml(s.configurations.get(first.name)))["tuned"]
@@ -255,24 +258,36 @@ def test_undoing_a_dated_rerun_and_the_first_save_says_the_configuration_is_gone
         qtbot: QtBot, tmp_path: Path) -> None:
     """dr7: with the rerun's dating and the first run's save both undone, the status still
     said the configuration held these values, "now dated to this run (undone)", though it was
-    gone. Each Undo and Redo leaves the line saying what is so."""
+    gone. r52 dr5 3: then it said "not saved again: … is removed (its save undone)", a save
+    presumed standing where none did; after one Undo "holds … this record, now dated to this
+    run (…) (undone)", though it held the first run's record. Each Undo and Redo leaves the
+    line saying what is so."""
     panel, s = _kept_panel(qtbot, tmp_path, "")
     name = panel.tuned_name
+    first = tomllib.loads(configuration_toml(s.configurations.get(name)))["tuned"]["created"]
     panel.settings.budget.setValue(4)
     _run(qtbot, panel)
-    holds = f"the configuration {name} holds these values and this record, now dated to this run"
-    gone = f"the configuration {name}, which held these values, is removed (its save undone)"
-    assert holds in panel.status.text() and "(undone)" not in panel.status.text()
+    holds = (f"not saved again: the configuration {name} holds these values and this record, "
+             "now dated to this run (")
+    earlier = (f"not saved again: the configuration {name} holds these values and its earlier "
+               f"record (from the run of {first}), its dating to this run undone")
+    gone = (f"not saved: the configuration {name}, which held these values, was removed "
+            "(Undo); Redo saves it again")
+    said = [holds, earlier, gone]
+
+    def only(i: int) -> None:
+        text = panel.status.text()
+        assert [x in text for x in said] == [j == i for j in range(3)], text
+        assert "(undone)" not in text and "again" not in text.replace(said[i], ""), text
+
+    only(0)
     s.undo()  # the dating
     assert name in s.configurations.names
-    assert holds in panel.status.text() and panel.status.text().count("(undone)") == 1
+    only(1)
     s.undo()  # the first run's save
     assert name not in s.configurations.names
-    text = panel.status.text()
-    assert gone in text and holds not in text and "now dated" not in text, text
+    only(2)
     s.redo()  # the save back, with the first run's record
-    text = panel.status.text()
-    assert holds in text and ") (undone)" in text and gone not in text, text
+    only(1)
     s.redo()  # dated again
-    text = panel.status.text()
-    assert holds in text and "undone" not in text, text
+    only(0)

@@ -75,7 +75,7 @@ class TunePanel(QWidget):
         self.tuned_name = ""  # the configuration the last run's best values were saved as
         self._undone = ""  # that configuration, where Edit ▸ Undo removed it (Redo: back)
         # the configuration a rerun dated to itself, as it made it (Edit ▸ Undo: said undone)
-        self._redated: tuple[Any, str] | None = None
+        self._redated: tuple[Any, str, str] | None = None
         self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
         self._blocked = ""  # why Start cannot run on this data ("" when it can)
@@ -518,9 +518,8 @@ class TunePanel(QWidget):
                 when = run_time(record.run)
                 dated = f"now dated to this run{f' ({when})' if when else ''}"
                 self._redated = (self.session.replace_run_configuration(same, self.tuned_on),
-                                 dated)
-                self._say(self.status.text() + f"; not saved again: the configuration "
-                          f"{same.name} holds these values and this record, {dated}{against}")
+                                 dated, run_time(same.tuned_on.run))
+                self._say(self.status.text() + f"; {self._redated_said(0)}{against}")
             else:
                 self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
                                                       else f"tuned on {metric}")
@@ -640,20 +639,16 @@ class TunePanel(QWidget):
         if not name:
             return
         if self._redated is not None:  # the rerun's dating undone (Undo) or done again (Redo)
-            saved, dated = self._redated
+            saved = self._redated[0]
             configs = self.session.configurations
             # what is true now, in place of whichever was said: dated, its dating undone, or
             # the configuration gone (the first run's save undone too, the line had still
             # said it held these values, "now dated to this run (undone)": dr7)
-            holds = f"the configuration {name} holds these values and this record, {dated}"
-            said_now = [holds, f"{holds} (undone)",
-                        f"the configuration {name}, which held these values, is removed "
-                        "(its save undone)"]
             now = (2 if name not in configs else 0 if configs.find_saved(saved) else 1)
             text = self.status.text()
-            for i in (1, 2, 0):  # the longer first: `holds` is the start of the second
-                if said_now[i] in text:
-                    self._say(text.replace(said_now[i], said_now[now], 1))
+            for i in range(3):
+                if self._redated_said(i) in text:
+                    self._say(text.replace(self._redated_said(i), self._redated_said(now), 1))
                     break
         # the first run's save undone too (or redone): no longer named as the run's (or again)
         said = f"; saved as the configuration {name}"
@@ -667,6 +662,25 @@ class TunePanel(QWidget):
         elif self._undone and name in self.session.configurations:
             self.tuned_name, self._undone = name, ""
             self._say(text.replace(f"{said} (undone)", said, 1))
+
+    def _redated_said(self, now: int) -> str:
+        """What a rerun that found its values saved says of that configuration, as things are
+        `now`: 0 dated to this run; 1 its dating undone; 2 removed, the first run's save undone
+        too. "(undone)" after the date had read as though only the date were in doubt, the
+        record "this record" though it held the earlier one again, and "not saved again" where
+        nothing held the values any more (r52 dr5 3)."""
+        assert self._redated is not None
+        _, dated, earlier = self._redated
+        name = self.tuned_name or self._undone
+        if now == 0:
+            return (f"not saved again: the configuration {name} holds these values and this "
+                    f"record, {dated}")
+        if now == 1:
+            return (f"not saved again: the configuration {name} holds these values and its "
+                    f"earlier record{f' (from the run of {earlier})' if earlier else ''}, its "
+                    "dating to this run undone")
+        return (f"not saved: the configuration {name}, which held these values, was removed "
+                "(Undo); Redo saves it again")
 
     def _reached(self) -> list[int | None]:
         """Each study's trials, in run order, as the run stopped: those its trials reported
