@@ -61,3 +61,29 @@ def test_a_click_that_makes_b_brings_its_columns_into_the_table(
     qtbot.wait(20)
     assert view.b_index == 5
     _b_in_sight(view)
+
+
+def test_a_click_that_makes_b_says_what_the_moved_buttons_now_step(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """dr5 4: a click in w_centrality's list made it B, and "moved ▶" then stepped the queries
+    w_centrality moved, not w_keyword's; the status still said "compared 8 configurations"
+    and the buttons' tooltips "the next of the queries that moved most"."""
+    view = _eight(qtbot, window, (1024, 768))
+    a, b = EIGHT[0], EIGHT[view.b_index]
+    assert f"between {a} and {b} on " in view.next_button.toolTip()
+    assert f"between {a} and {b} on " in view.prev_button.toolTip()
+    assert "B is now" not in view.status.text()
+    _click(qtbot, view, 7, 2)
+    qtbot.wait(20)
+    assert view.b_index == 7
+    metric = view.metric_pick.currentText()
+    assert (f"B is now {EIGHT[7]}: ◀ ▶ step the queries it moved most against {a} on "
+            f"{metric}") in view.status.text()
+    assert "compared 8 configurations" in view.status.text()  # the rest of the line kept
+    for button in (view.next_button, view.prev_button):
+        assert f"moved most between {a} and {EIGHT[7]} on {metric} (" in button.toolTip()
+    # B picked by hand: the picker shows it, the line goes, the tooltips follow
+    view.b_pick.setCurrentIndex(2)
+    qtbot.wait(20)
+    assert "B is now" not in view.status.text()
+    assert f"between {a} and {EIGHT[3]} on " in view.next_button.toolTip()

@@ -104,6 +104,7 @@ CHART_FOLDED = ("the per-query delta chart is folded away so that the metric tab
 # style sheet's 13 px beside the table's large type: dr3 9)
 NOTE_STYLE = ("QLabel#tableNote {{ background: #fff8c5; border-left: 3px solid #bf8700; "
               "padding: 4px 8px; {}}}")
+B_NOW = "B is now "  # the status line's word that a click made another list B
 
 
 def moved_order(comp: Comparison, i: int, metric: str) -> list[int]:
@@ -712,6 +713,7 @@ class CompareWindow(QWidget):
         self.lines.set_comparison(comp)
         self.lines.set_k(self.session.k)
         self.lines.set_columns(self._columns())
+        self._name_steps()
         self.show_query(self.session.query)
         self._fit_lists()  # the table's rows, the note above it and the legend are new
 
@@ -905,6 +907,28 @@ class CompareWindow(QWidget):
             self.chart.set_comparison(comp, index, self.metric_name or None)
             self.chart.set_current_query(q)
         self._say_query(q)
+        self._name_steps(said=True)
+
+    def _name_steps(self, said: bool = False) -> None:
+        """◀ ▶'s tooltips naming the pair whose moved queries they step; `said`: a click made
+        another list B, and the status line says so, since ◀ ▶ now step another set of
+        queries (nothing had said it: r52 dr5 4). A line said before goes with any change."""
+        comp = self.comp
+        lines = [line for line in self.status.text().split("\n")
+                 if not line.startswith(B_NOW)]
+        pair = on = ""
+        if comp is not None and 0 < self.b_index < len(comp.configs):
+            b = comp.configs[self.b_index].name
+            pair = f" between {comp.configs[0].name} and {b}"
+            on = f" on {metric_label(self.metric_name)}" if self.metric_name else ""
+            if said:
+                lines.append(f"{B_NOW}{b}: ◀ ▶ step the queries it moved most against "
+                             f"{comp.configs[0].name}{on}")
+        self.prev_button.setToolTip(f"the previous of the queries that moved most{pair}{on} (←)")
+        self.next_button.setToolTip(f"the next of the queries that moved most{pair}{on} (→)")
+        tip = self.status.toolTip()
+        self.status.setText("\n".join(lines))
+        self.status.setToolTip(tip)
 
     def _place_explain(self) -> None:
         """The explain pane as wide as its table needs, up to half the row (at 1,280 px its
