@@ -843,8 +843,11 @@ class CompareWindow(QWidget):
         # table whose bundle figures had changed)
         # and what a click on a document does: the explain pane waits folded, out of sight
         # (r51 dr3 4)
+        # the hint only while nothing is explained: beside the pane it wrapped the line to
+        # three over the narrowed lists, a metric row cut at 1,280 × 800 (r52 dr5 2)
+        hint = f" {EXPLAIN_HINT}" if self._explained is None else ""
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
-                                 f"this query, {pair}: {change}. {EXPLAIN_HINT}")
+                                 f"this query, {pair}: {change}.{hint}")
         self._fit_lists()  # a query's line of another height: the legend kept whole
 
     def _follow_query(self, q: int) -> None:
@@ -873,6 +876,7 @@ class CompareWindow(QWidget):
         if into != self.b_index:
             self._set_b(into, q)
         self._explained = (q, doc, into)
+        self._say_query(q)  # its click hint done with
         self.explain.show_move(self.comp, into, q, doc)
         self.lines.set_selected_doc(doc)
         scroll = self.lines_scroll.horizontalScrollBar()
@@ -930,13 +934,15 @@ class CompareWindow(QWidget):
         self.status.setText("\n".join(lines))
         self.status.setToolTip(tip)
 
-    def _place_explain(self) -> None:
+    def _place_explain(self, fresh: bool = False) -> None:
         """The explain pane as wide as its table needs, up to half the row (at 1,280 px its
         third had cut B's values and Δ behind a scroll bar); folded away until a click
-        (presenting, a narrow window), it opens at a third at least."""
+        (presenting, a narrow window), it opens at a third at least. `fresh`: placed as a
+        click places it, whatever its width now (a resize and back had left it the width
+        the smaller window gave it, 455 px for 369: r52 dr5 2)."""
         top = self.top_split
         total = sum(top.sizes())
-        pane = top.sizes()[1] or total // 3
+        pane = (0 if fresh else top.sizes()[1]) or total // 3
         pane = max(pane, min(self.explain.content_width(), total // 2))
         least = self.lines.least_width()
         if len(self.lines.columns) <= 2 and total - pane < least <= total * 2 // 3:
@@ -1053,6 +1059,7 @@ class CompareWindow(QWidget):
                 if was is not None and was[0] == before and self._explained is None:
                     self._explained = was
                     assert self.comp is not None
+                    self._say_query(before)
                     self.explain.show_move(self.comp, was[2], was[0], was[1])
                     self.lines.set_selected_doc(was[1])
             self._query_before = self._present_query = self._explained_before = None
@@ -1162,7 +1169,7 @@ class CompareWindow(QWidget):
             # table had kept its small share, B's Δ, p and ▲/▼ scrolled out of sight
             self._fit_table()
         if self.explain.explained is not None and not self.presenting:
-            self._place_explain()  # a narrower window: the table whole still, if it can
+            self._place_explain(fresh=True)  # a narrower window: the table whole still
         self._fold_explain()
         if self.comp is not None and self.lines.columns != self._columns():
             self._restore_columns()
