@@ -33,3 +33,15 @@ def test_a_count_keeps_its_span():
     as before."""
     limit = get_model("vault-search").schema["limit"]
     assert max(default_values(limit)) > limit.slider_high
+
+
+def test_other_slider_tops_keep_their_whole_range():
+    """Only a fraction's span is its slider's (r52 dr7 8: days and multipliers with slider
+    tops had been narrowed too, decision-memory's fresh_days to 0..30)."""
+    from workbench.core.tune import sweep_span
+
+    for model, name in (("decision-memory", "fresh_days"), ("decision-memory", "recent_days"),
+                        ("vault-search", "tf_multiplier"), ("vault-search", "proximity_scale")):
+        p = get_model(model).schema[name]
+        assert p.slider_high is not None and p.high is not None
+        assert sweep_span(p)[1] > p.slider_high, name

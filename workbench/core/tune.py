@@ -74,8 +74,9 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     or a float on whole steps) whose range is over WIDE times its default (a token budget of
     100..1,000,000, default 8,000): from its low to 4 × the default, doubled until the
     current value lies inside, so the sweep shows where the values in use are and the span
-    changes only when the value leaves it; and a fraction whose model declares a slider top
-    (the useful span, `Param.slider_high`) up to that top, or the value in use past it. None
+    changes only when the value leaves it; and a fraction (a range from 0 whose model declares
+    a slider top of at most 1: the useful span, `Param.slider_high`) up to that top, or the
+    value in use past it — other slider tops (days, multipliers) keep the whole range. None
     for a parameter without a numeric range."""
     if param.kind not in ("int", "float") or param.low is None or param.high is None:
         return None
@@ -85,7 +86,8 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     step = param.step or 0
     whole = step >= 1 and float(step).is_integer()
     at = float(current) if isinstance(current, int | float) else default
-    if param.kind == "float" and not whole and param.slider_high is not None:
+    if (param.kind == "float" and not whole and param.slider_high is not None
+            and low >= 0 and param.slider_high <= 1):
         # a fraction whose useful span the model declares (its slider's top): vault-search's
         # min score, clamped scores in [0, 1] but any number taken, had been swept to 2, 23 of
         # 41 rows alike with nothing passing (rv52 8); a value in use past it widens the span
