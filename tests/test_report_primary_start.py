@@ -196,3 +196,51 @@ def test_the_window_does_not_call_a_pair_it_does_not_show_primary() -> None:
                                   corpus="another", start="the model's defaults")
     whole = " ".join(long for _, long in window_cautions(comp))
     assert "by tune's held-out" not in whole and "primary comparison" not in whole, whole
+
+
+def test_two_runs_tuned_for_different_metrics_are_a_side_look_judged_on_one_metric(
+        capsys, runs, tmp_path: Path) -> None:
+    # review dr6 (2nd), 1: a run tuned for r@10 that kept the defaults' values beside one
+    # tuned for ndcg@10 from the defaults: In short had called the pair of the two "the
+    # primary comparison" on ndcg@10 while Every pair judged it on another metric
+    kd = tmp_path / "kd.toml"
+    assert main(["tune", str(runs["data"]), "-m", "bm25", "--tune", "k1,b", "--metric", "r@10",
+                 "--train-split", "train", "--test-split", "test", "--trials", "5",
+                 "--seed", "0", "--pick", "bound", "--out", str(kd)]) == 0
+    text = kd.read_text()
+    assert 'metric = "r@10"' in text and "k1 = 1.2" in text and "b = 0.75" in text, text
+    metrics = ["--metrics", "mrr@10,ndcg@10,r@10"]
+    out = _compare(capsys, runs["data"], "--defaults", "-c", str(runs["bd"]), "-c", str(kd),
+                   *metrics)
+    assert "(the primary comparison: bd against defaults on ndcg@10, held out)" in out, out
+    assert "bd against kd" not in out and "each by its own run" not in out, out
+    assert ("mrr@10 where the two were tuned for different metrics, neither tested by tune "
+            "against the other" in out), out
+    md = tmp_path / "two.md"
+    assert main(["report", str(runs["data"]), "-m", "bm25", "--defaults", "-c", str(runs["bd"]),
+                 "-c", str(kd), *metrics, "--movers", "0", "-o", str(md)]) == 0
+    page = md.read_text()
+    assert "primary comparison (judged alone)" not in page, page
+    (row,) = [x for x in page.splitlines() if x.startswith("| bd | kd |")]
+    # the pair is judged on the first quality metric both have, not on either's own metric
+    assert row.split(" | ")[2] == "mrr@10", row
+
+
+def test_one_runs_test_shown_twice_is_not_said_to_be_each_by_its_own_run() -> None:
+    # review dr6 (2nd), 1: "each by its own run" of two pairs from one run, whose start's
+    # values two configurations held
+    from workbench.report.text import many_tests_note
+
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("same", model.schema.defaults()),
+               Configuration("tuned", model.schema.resolve({"k1": 1.8, "b": 0.55}))]
+    comp = compare_configurations(model, ds, configs, n_resamples=200)
+    comp.tuned["tuned"] = TunedOn(ds.name, "split", (), "ndcg@10", 0.6, 0.65, 0.004, 13,
+                                  start="the model's defaults")
+    note = many_tests_note(comp)
+    assert ("the 2 comparisons tune set out to test, from 1 run (a run's start held by more "
+            "than one configuration here) (the primary comparisons: tuned against defaults on "
+            "ndcg@10; tuned against same on ndcg@10, held out), are each judged alone: beyond "
+            "chance if p is below 0.05 (1 chance of a false alarm)") in note, note

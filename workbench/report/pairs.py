@@ -226,6 +226,7 @@ def metric_rule(comp: Comparison, found: Pairs, label: Callable[[str], str] = st
     why: dict[str, list[str]] = {}
     for f in found.found:
         reason = ("tuned" if tuned_for(comp, f.a, f.b) == f.metric
+                  else "apart" if _tuned_apart(comp, f.a, f.b)
                   else "moved" if f.metric != headline_metric(comp, f.b, f.a)
                   else "bundle" if f.metric == "bundle_recall" else "first")
         metrics = why.setdefault(reason, [])
@@ -233,12 +234,23 @@ def metric_rule(comp: Comparison, found: Pairs, label: Callable[[str], str] = st
             metrics.append(f.metric)
     one = singular(nouns(comp)[1])
     words = {"tuned": "{} where a side was tuned for it",
+             "apart": "{} where the two were tuned for different metrics, neither tested by "
+                      "tune against the other",
              "bundle": "{} where both select bundles",
              "first": "the first quality metric both have: {}",
              "moved": f"the first quality metric both have that a {one} moved on: {{}}"}
     said = [words[r].format(_and([label(m) for m in why[r]]))
-            for r in ("tuned", "bundle", "first", "moved") if r in why]
+            for r in ("tuned", "apart", "bundle", "first", "moved") if r in why]
     return ", else ".join(said)
+
+
+def _tuned_apart(comp: Comparison, a: int, b: int) -> bool:
+    """Whether a and b both carry `[tuned]` records, naming different metrics (dr6 1: such a
+    pair is no run's own test, so it is judged on the metric any other pair would be, and
+    the rule says so)."""
+    named = [str(getattr(comp.tuned.get(comp.configs[j].name), "metric", "") or "")
+             for j in (a, b)]
+    return all(named) and named[0] != named[1]
 
 
 def holm(p_values: list[float | None]) -> list[float | None]:

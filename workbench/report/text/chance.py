@@ -67,7 +67,11 @@ def starts(comp: Comparison, b: int) -> list[int]:
     file's ("s2.toml's", the configuration read from s2.toml, or named s2 where none was
     read from a file) or a window configuration's ("the configuration X's"), either
     possibly "with" values moved off it. Matched by values where they are known; a start
-    named by a file or configuration not among those compared, or named twice, has none."""
+    named by a file or configuration not among those compared, or named twice, has none.
+    A configuration with a `[tuned]` record of its own is another run's result, never a start
+    matched by values, only one named (dr6 1: a run tuned for r@10 that kept its start holds
+    the defaults' values, and a pair of it and a run tuned for ndcg@10 had been called tune's
+    own test, on ndcg@10, beside Every pair's bundle_recall verdict)."""
     t = comp.tuned.get(comp.configs[b].name)
     start = str(getattr(t, "start", "") or "")
     model = comp.model_of(b)
@@ -82,7 +86,8 @@ def starts(comp: Comparison, b: int) -> list[int]:
     def holding(params: dict[str, object]) -> list[int]:
         want = values(params)
         return [] if want is None else [i for i in others
-                                        if values(dict(comp.configs[i].params)) == want]
+                                        if comp.tuned.get(comp.configs[i].name) is None
+                                        and values(dict(comp.configs[i].params)) == want]
 
     if start == "the model's defaults":
         return holding({})
@@ -418,10 +423,19 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
         lead += (f"the one comparison tune set out to test (the primary comparison: "
                  f"{pairs[0]}, held out) is judged alone: beyond chance if p is below 0.05. ")
     elif pairs:
-        lead += (f"the {len(pairs)} comparisons tune set out to test, each by its own run "
-                 f"(the primary comparisons: {'; '.join(pairs)}, held out), are each judged "
-                 f"alone: beyond chance if p is below 0.05 ({len(pairs)} chances of a false "
-                 "alarm, not one). ")
+        # "each by its own run" only where it is so (dr6 1): one run's test against two
+        # configurations that hold its start is one test, one chance of a false alarm
+        n_configs = len(comp.configs)
+        runs = len({b for r in comp.rows for a in range(n_configs) for b in range(n_configs)
+                    if a != b and _started(comp, a, b, r.metric)})
+        own = ", each by its own run" if runs == len(pairs) else (
+            f", from {runs} run{'' if runs == 1 else 's'} (a run's start held by more than one "
+            "configuration here)")
+        chances = f"{runs} chance{'' if runs == 1 else 's'} of a false alarm" + (
+            ", not one" if runs > 1 else "")
+        lead += (f"the {len(pairs)} comparisons tune set out to test{own} (the primary "
+                 f"comparisons: {'; '.join(pairs)}, held out), are each judged alone: "
+                 f"beyond chance if p is below 0.05 ({chances}). ")
     if not n:
         return lead.rstrip() + old
     # each count named (rv 7: "All 3 p-values shown" beside a table of 6 had not said which)
