@@ -387,22 +387,25 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
                         weak_said: bool = False) -> str:
     """The other metrics whose difference is beyond chance, in a sentence ("" for none): a
     headline with no clear difference hid an r@100 that fell with p 0.006; a bundle's files
-    or tokens are said as fewer or more. `said_too`: a metric the sentence before named;
-    `weak_said`: the sentence before said why a p under 0.05 is weak evidence here."""
+    or tokens are said as fewer or more, apart: a cost is outside the family Holm's
+    adjustment counts (the ★ key: never marked), so never under its verdict (dr6 6).
+    `said_too`: a metric the sentence before named; `weak_said`: the sentence before said why
+    a p under 0.05 is weak evidence here."""
     said: list[str] = []
     weak: list[str] = []  # below 0.05 only, among many tests (`weak_p`)
+    costs: list[str] = []
     for r in comp.rows:
         p = r.p_values[i]
         if r.metric in (metric, said_too) or r.metric.startswith("judged@") or p is None \
                 or p >= 0.05:
             continue
-        into = weak if weak_p(comp, p) else said
         if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
-            # token saving beyond chance went unsaid beside an unchanged recall)
+            # token saving went unsaid beside an unchanged recall)
             a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i], count=True)
-            into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
-                        f"{'fewer' if r.deltas[i] < 0 else 'more'})")
+            costs.append(f"{r.metric} {a} → {b} ({delta}, "
+                         f"{'fewer' if r.deltas[i] < 0 else 'more'}, p {p_text(p)})")
             continue
+        into = weak if weak_p(comp, p) else said
         better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
         a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i])
         into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
@@ -420,4 +423,7 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
                 + ("where no side look in the metric table can be beyond chance either"
                    if weak_said and few else f"but {few}" if few else "as weak evidence")
                 + f": {'; '.join(weak)}.")
+    if costs:
+        out += (" Costs, which the rule for chance does not count (p not adjusted): "
+                f"{'; '.join(costs)}.")
     return out
