@@ -96,3 +96,28 @@ def test_an_empty_prompt_and_a_text_one_are_told_apart_in_the_table_and_the_move
     assert any("query_prompt 'query: ' → ''" in s or "document_prompt 'passage: ' → ''" in s
                for s in said), said
     assert not any("→ ," in s or s.rstrip().endswith("→") for s in said)
+
+
+def test_the_settings_to_ship_table_quotes_a_prompt_and_an_empty_one() -> None:
+    # review dr6 3: Settings to ship's table ("In OpenVault …'s terms") had shown the
+    # original prompt unquoted, its trailing space lost, and the empty prompt as a blank cell
+    from workbench.report.html.settings import _ship
+    from workbench.report.text import settings_lines
+
+    enc = _HashEncoder()
+    register_encoder(enc.name, enc)
+    hy = get_model("hybrid")
+    prompt = hy.schema.defaults()["query_prompt"]
+    assert isinstance(prompt, str) and prompt.endswith(" ")
+    comp = compare_configurations(hy, load_dataset(TEA), [
+        Configuration("defaults", hy.schema.resolve({"embedding_model": enc.name}), model=hy),
+        Configuration("bare", hy.schema.resolve(
+            {"embedding_model": enc.name, "query_prompt": "", "document_prompt": ""}),
+            model=hy)], ["ndcg@10"])
+    lines = settings_lines(comp)
+    (row,) = [x for x in lines if x.startswith("| query_prompt |")]
+    cells = row.split(" | ")
+    assert cells[2] == f"'{prompt}'".replace("|", "\\|"), row
+    assert cells[3] == "''", row
+    html = _ship("hybrid", comp.configs[1], comp, 1)
+    assert f">'{prompt}'</td><td class=\"num\">''</td>" in html.replace("&#x27;", "'"), html

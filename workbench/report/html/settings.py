@@ -19,6 +19,7 @@ from workbench.report.text import (
     untested_text,
     verdict_lead,
 )
+from workbench.report.text.settings import change_values
 
 
 def _settings(comp: Comparison) -> str:
@@ -57,7 +58,7 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
                    + _table(header, rows) + (f"<p>{escape(cases)}</p>" if cases else ""))
     if export.changed:
         changed = _table(["constant", "label", "original", "here", "setting"],
-                         [[c.name, c.label, param_value(c.original), param_value(c.value),
+                         [[c.name, c.label, *change_values(comp, i, c),
                            setting_cell(model, c)] for c in export.changed],
                          numeric_from=2)
     else:

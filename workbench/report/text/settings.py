@@ -95,7 +95,8 @@ def settings_lines(comp: Comparison) -> list[str]:
             out += [md(cases), ""] if cases else []
         if export.changed:
             out += _md_table(["constant", "label", "original", "here", "setting"],
-                             [[c.name, c.label, param_value(c.original), param_value(c.value),
+                             [[c.name, c.label,
+                               *change_values(comp, comp.configs.index(config), c),
                                setting_cell(model, c)] for c in export.changed],
                              numeric_from=5)
             out.append("")
@@ -112,6 +113,17 @@ def settings_lines(comp: Comparison) -> list[str]:
         if export.where:
             out += [f"Where they go: {md(export_named(model, export.where))}.", ""]
     return out
+
+
+def change_values(comp: Comparison, i: int, change: Change) -> tuple[str, str]:
+    """A changed constant's original and value (configuration i's) as the settings table
+    shows them: a text parameter's quoted, an empty one '', as compare and the parameter
+    table write it (`shown_value`; dr6 3: the prompt had lost its trailing space here and an
+    empty one read as a blank cell)."""
+    from workbench.core.comparison.values import shown_value, text_params
+
+    text = change.name in text_params([comp.model_of(i).schema])
+    return shown_value(change.original, text), shown_value(change.value, text)
 
 
 def export_named(model: str, text: str) -> str:
