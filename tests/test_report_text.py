@@ -386,3 +386,37 @@ def test_where_they_go_names_the_export_command_not_a_bare_out() -> None:
         assert ("with workbench export -m vault-search --params FILE.toml --out DIR, "
                 "search_vault.args.json holds the arguments") in where, where
         assert " --out" not in where.replace("FILE.toml --out DIR", ""), where
+
+
+def test_in_short_names_the_export_command_that_does_not_write_a_prompt() -> None:
+    """Item 4 of the dr6 fixes: In short's "export --out does not write query_prompt …" in
+    a report, whose own -o/--out writes the report: the export command is named, as Where
+    they go names it."""
+    model = get_model("hybrid")
+    configs = [Configuration("defaults", model.schema.resolve({"embeddings": "stored"})),
+               Configuration("noprompt", model.schema.resolve(
+                   {"embeddings": "stored", "query_prompt": "", "document_prompt": ""}))]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "story"), configs,
+                                  n_resamples=200)
+    text = markdown(comp)
+    line = next(x for x in text.splitlines() if x.startswith("- noprompt against defaults"))
+    assert ("but workbench export -m hybrid --params FILE.toml --out DIR does not write "
+            "query_prompt '' and document_prompt ''") in line, line
+    assert " --out" not in line.replace("FILE.toml --out DIR", ""), line
+
+
+def test_an_empty_search_vault_block_says_there_is_nothing_to_pass() -> None:
+    """Item 4 of the dr6 fixes: vault-search at obsidian-mcp's defaults ships
+    {"search_vault": {}}, which Settings to ship had shown unsaid."""
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("limit 5", model.schema.resolve({"limit": 5}))], n_resamples=200)
+    text = markdown(comp)
+    lines = text.splitlines()
+    heads = [x for x in lines if x.startswith("each search_vault call's arguments")]
+    assert heads == ["each search_vault call's arguments (no arguments to pass):",
+                     "each search_vault call's arguments:"], heads
+    page = html_report(comp)
+    assert page.count("each search_vault call&#x27;s arguments (no arguments to pass)") == 1

@@ -114,15 +114,17 @@ class Export:
         (`Change.by_hand`)."""
         return tuple(c for c in self.changed if c.by_hand)
 
-    def by_hand_text(self) -> str:
+    def by_hand_text(self, command: str = "export --out") -> str:
         """The changed values the export does not write, in one sentence ("" when it writes
         them all): "export --out does not write query_prompt '' and document_prompt '':
-        set by hand in …"."""
+        set by hand in …". `command`: the export as the reader would run it (a report names
+        it in full, "workbench export -m hybrid --params FILE.toml --out DIR": its own -o
+        writes the report)."""
         hand = self.by_hand()
         if not hand:
             return ""
         how = dict.fromkeys(c.by_hand for c in hand)  # each way once, in order
-        return ("export --out does not write " + " and ".join(
+        return (f"{command} does not write " + " and ".join(
             f"{c.name} {c.value!r}" for c in hand) + ": set "
             + ("it" if len(hand) == 1 else "them") + " by hand, " + "; ".join(how))
 

@@ -19,7 +19,7 @@ from workbench.report.text import (
     untested_text,
     verdict_lead,
 )
-from workbench.report.text.settings import change_values
+from workbench.report.text.settings import change_values, nothing_to_pass
 
 
 def _settings(comp: Comparison) -> str:
@@ -83,7 +83,8 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
         shipped = f'<p class="caveat"><b>Not tested:</b> {escape(untested)}</p>' + shipped
     return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
-            + (f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>"
+            + (f"<h4>{escape(where + nothing_to_pass(export))}</h4>"
+               f"<pre>{escape(export.settings_json())}</pre>"
                if export.settings else "")
             + (f"<p>Where they go: {escape(export_named(model, export.where))}.</p>"
                if export.where else ""))

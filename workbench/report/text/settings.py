@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 from workbench.core.comparison import Comparison, higher_is_better
-from workbench.core.export.base import Change
+from workbench.core.export.base import Change, Export
 from workbench.core.params import value_text as param_value
 from workbench.report.text.chance import side_look
 from workbench.report.text.compared import _and, nouns, shown_name, trained_pair
@@ -109,10 +109,20 @@ def settings_lines(comp: Comparison) -> list[str]:
             where = (md(export.fragment) if export.fragment
                      else f"`{export.config_path}`" if export.config_path
                      else md(export.settings_name or f"{export.model}'s settings"))
-            out += [f"{where}:", "", "```json", export.settings_json().rstrip(), "```", ""]
+            out += [f"{where}{nothing_to_pass(export)}:", "", "```json",
+                    export.settings_json().rstrip(), "```", ""]
         if export.where:
             out += [f"Where they go: {md(export_named(model, export.where))}.", ""]
     return out
+
+
+def nothing_to_pass(export: Export) -> str:
+    """" (no arguments to pass)" after the heading of a settings block whose every part is
+    empty (vault-search at obsidian-mcp's defaults: {"search_vault": {}} had stood alone,
+    unsaid); "" otherwise."""
+    blocks = list(export.settings.values())
+    empty = bool(blocks) and all(isinstance(b, dict) and not b for b in blocks)
+    return " (no arguments to pass)" if empty and export.model == "vault-search" else ""
 
 
 def change_values(comp: Comparison, i: int, change: Change) -> tuple[str, str]:

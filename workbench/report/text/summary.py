@@ -231,7 +231,9 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                 ship = " It is the target system's own defaults: nothing to change to ship it."
             elif shipped is None:
                 # a value export cannot write (OpenVault's prompt) is not shipped by it (dr3 1)
-                hand = export_params(model, comp.configs[i].params).by_hand_text()
+                # the export command named, as Where they go names it (7491edf)
+                hand = export_params(model, comp.configs[i].params).by_hand_text(
+                    f"workbench export -m {model} --params FILE.toml --out DIR")
                 ship = (f" Every changed value has a setting, but {hand}." if hand else
                         " Its settings ship as they are: every changed value has a setting.")
                 values = comp.configs[i].params
