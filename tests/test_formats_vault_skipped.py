@@ -208,3 +208,63 @@ def _queries(tmp_path: Path) -> Path:
     path = tmp_path / "q.jsonl"
     path.write_text('{"_id": "q1", "text": "tea"}\n', encoding="utf-8")
     return path
+
+
+def test_a_link_into_a_tool_folder_is_not_said_to_be_searched(tmp_path: Path) -> None:
+    """dr7 1: a link to .obsidian (or a folder under node_modules) was said to be "searched at
+    .obsidian/", which find_notes prunes as obsidian-mcp does."""
+    root = tmp_path / "v"
+    for rel in ("own.md", ".obsidian/leak.md", "node_modules/pkg/docs/readme.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("tomatoes\n", encoding="utf-8")
+    (root / "linked-obs").symlink_to(root / ".obsidian", target_is_directory=True)
+    (root / "pkg-docs").symlink_to(root / "node_modules" / "pkg" / "docs",
+                                   target_is_directory=True)
+    skipped: list[FormatError] = []
+    assert load_dataset(root, skipped=skipped).corpus.ids == ["own.md"]
+    assert [str(e) for e in skipped] == [
+        f"{root / 'linked-obs'}: a symbolic link to a folder: not entered; it points to "
+        ".obsidian/, which obsidian-mcp does not search either",
+        f"{root / 'pkg-docs'}: a symbolic link to a folder: not entered; it points to "
+        "node_modules/pkg/docs/, inside node_modules/, which obsidian-mcp does not search "
+        "either"]
+
+
+def test_a_link_to_a_large_folder_stops_counting_after_so_many_folders(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr7 6: the count walked every folder under a link to /usr (15,706 of them, 1.3 s on
+    every load) because it held fewer than 1,000 notes; it stops after FOLDER_MAX folders."""
+    from workbench.core.formats import vault
+
+    monkeypatch.setattr(vault, "FOLDER_MAX", 3)
+    big = tmp_path / "big"
+    for i in range(6):  # seven folders: big and six below it, one note in each of these
+        (big / f"f{i}").mkdir(parents=True)
+        (big / f"f{i}" / "n.md").write_text("tomatoes\n", encoding="utf-8")
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "own.md").write_text("tomatoes\n", encoding="utf-8")
+    (root / "big").symlink_to(big, target_is_directory=True)
+    skipped: list[FormatError] = []
+    load_dataset(root, skipped=skipped)
+    assert [str(e) for e in skipped] == [
+        f"{root / 'big'}: a symbolic link to a folder: not entered, at least 2 note(s) under "
+        "it not searched (stopped counting after 3 folders)"]
+    monkeypatch.setattr(vault, "FOLDER_MAX", 8)  # more than it holds: an exact count
+    skipped.clear()
+    load_dataset(root, skipped=skipped)
+    assert [str(e) for e in skipped] == [
+        f"{root / 'big'}: a symbolic link to a folder: not entered, 6 note(s) under it not "
+        "searched"]
+
+
+def test_a_link_ending_md_in_capitals_is_said_as_a_link(tmp_path: Path) -> None:
+    """dr7 5: LINK.MD, a symbolic link, was told "rename it to search it"; renamed it is still
+    a link, which obsidian-mcp does not list."""
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "home-server.md").write_text("home server\n", encoding="utf-8")
+    (root / "LINK.MD").symlink_to(root / "home-server.md")
+    skipped: list[FormatError] = []
+    assert load_dataset(root, skipped=skipped).corpus.ids == ["home-server.md"]
+    assert [str(e) for e in skipped] == [f"{root / 'LINK.MD'}: a symbolic link: not searched"]

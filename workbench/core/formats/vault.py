@@ -16,15 +16,17 @@ parsed (never closed, a line that is not `key: value`) taken as text with no fie
 front-matter parser returns the content it could not parse: each a `NoteReadAsText`. A note
 that cannot be read at all (a folder named `x.md`) is an `UnreadableNote`, left out while the
 other notes load. A symbolic link is no note, as obsidian-mcp lists regular files only: each
-`*.md` link, and each link to a folder (not entered), is a `LinkNotListed` in `skipped`. What
-obsidian-mcp's listing keeps and a user may not expect is said there too: the notes in
-`.trash` (searched: `InTrash`) and the files ending `.MD` or `.Md` (no notes: `NotNoteEnding`).
+`*.md` link (`.MD` too), and each link to a folder (not entered), is a `LinkNotListed` in
+`skipped`. What obsidian-mcp's listing keeps and a user may not expect is said there too: the
+notes in `.trash` (searched: `InTrash`) and the files ending `.MD` or `.Md` (no notes:
+`NotNoteEnding`).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,7 +39,9 @@ from workbench.core.formats.plain import read_queries
 
 IGNORED_DIRS = frozenset({".obsidian", ".git", "node_modules"})  # REFERENCE §5
 TRASH_DIR = ".trash"  # Obsidian's deleted notes: searched, as obsidian-mcp searches them
-COUNT_MAX = 1000  # notes counted under a folder link (a link to `/` is not walked whole)
+COUNT_MAX = 1000  # notes counted under a folder link (a link to `/` is not walked whole):
+FOLDER_MAX = 2000  # nor more folders than this (about 0.2 s of a walk of /usr)
+COUNT_SECONDS = 0.25  # nor for longer (a slow network mount)
 NOTES_DIR = "notes"
 NOTE_ENDING = ".md"  # case-sensitive, as obsidian-mcp's `endsWith('.md')`
 _HEADING = re.compile(r"^ {0,3}#[ \t]+(\S.*?)[ \t]*$")
@@ -110,9 +114,9 @@ def find_notes(root: Path, links: list[Path] | None = None,
     """(relative posix path, file) of every note under `root`, sorted by relative path. A
     symbolic link is no note, to a file or to a folder (not entered): obsidian-mcp lists the
     vault with `readdir(…, {recursive, withFileTypes})` and keeps `entry.isFile()`, false for
-    a link. Each `*.md` link and each link to a folder passed over is appended to `links`
-    when given, each folder that cannot be listed to `unlisted` (a FolderNotListed; os.walk
-    drops them silently), and each file ending `.md` in another case to `endings`."""
+    a link. Each `*.md` link (any case) and each link to a folder passed over is appended to
+    `links` when given, each folder that cannot be listed to `unlisted` (a FolderNotListed;
+    os.walk drops them silently), and each file ending `.md` in another case to `endings`."""
     found: list[tuple[str, Path]] = []
 
     def cannot_list(err: OSError) -> None:
@@ -135,14 +139,18 @@ def find_notes(root: Path, links: list[Path] | None = None,
                         links.append(path)
                     continue
                 found.append((path.relative_to(root).as_posix(), path))
-            elif endings is not None and fname.lower().endswith(NOTE_ENDING):
-                endings.append(path)
+            elif fname.lower().endswith(NOTE_ENDING):  # `README.MD`
+                if path.is_symlink():  # renamed `.md`, still a link (dr7 5)
+                    if links is not None:
+                        links.append(path)
+                elif endings is not None:
+                    endings.append(path)
     return sorted(found)
 
 
 def passed_link(link: Path, root: Path) -> LinkNotListed:
     """What a symbolic link passed over leaves out: a note, or the notes of a folder (counted
-    up to COUNT_MAX, without following any link under it, so a loop is never walked)."""
+    by `_count_notes`, without following any link under it, so a loop is never walked)."""
     if not link.is_dir():
         return LinkNotListed(link, "a symbolic link: not searched")
     said = "a symbolic link to a folder: not entered"
@@ -154,16 +162,37 @@ def passed_link(link: Path, root: Path) -> LinkNotListed:
     if target == home or home.is_relative_to(target):
         return LinkNotListed(link, f"{said} (it holds this vault)")
     if target.is_relative_to(home):
-        inside = target.relative_to(home).as_posix()
-        return LinkNotListed(link, f"{said}; its notes are searched at {inside}/")
+        inside = target.relative_to(home)
+        tool = next((part for part in inside.parts if part in IGNORED_DIRS), None)
+        if tool is not None:  # find_notes prunes it: its notes are searched nowhere (dr7 1)
+            where = "" if inside.as_posix() == tool else f", inside {tool}/"
+            return LinkNotListed(link, f"{said}; it points to {inside.as_posix()}/{where}, "
+                                 "which obsidian-mcp does not search either")
+        return LinkNotListed(link, f"{said}; its notes are searched at {inside.as_posix()}/")
+    notes, stopped = _count_notes(target)
+    return LinkNotListed(link, f"{said}, {notes} under it not searched{stopped}")
+
+
+def _count_notes(folder: Path) -> tuple[str, str]:
+    """("12 note(s)", "") under `folder`, the tool folders aside and no link followed. The walk
+    stops past COUNT_MAX notes, FOLDER_MAX folders or COUNT_SECONDS, since a link to `/` or to
+    a network mount would be walked on every load (dr7 6): ("at least 12 note(s)",
+    " (stopped counting after 2,000 folders)") then."""
     notes = 0
-    for _, dirnames, filenames in os.walk(target):  # links under it are not followed
+    deadline = time.monotonic() + COUNT_SECONDS
+    # links under it are not followed
+    for folders, (_, dirnames, filenames) in enumerate(os.walk(folder), start=1):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
         notes += sum(1 for f in filenames if f.endswith(NOTE_ENDING))
         if notes > COUNT_MAX:
-            return LinkNotListed(link, f"{said}, more than {COUNT_MAX:,} notes under it not "
-                                 "searched")
-    return LinkNotListed(link, f"{said}, {notes:,} note(s) under it not searched")
+            return f"more than {COUNT_MAX:,} notes", ""
+        if folders >= FOLDER_MAX:
+            return (f"at least {notes:,} note(s)",
+                    f" (stopped counting after {folders:,} folders)")
+        if time.monotonic() > deadline:
+            return (f"at least {notes:,} note(s)", f" (stopped counting after "
+                    f"{COUNT_SECONDS:g} s, {folders:,} folders)")
+    return f"{notes:,} note(s)", ""
 
 
 def read_note(path: Path, rel: str, flaws: list[FormatError] | None = None) -> Document:
