@@ -86,3 +86,24 @@ def test_an_ascii_query_or_a_utf8_note_says_no_flaw(
     # "kombucha" is ASCII: a.md's flaw cannot be why it misses
     assert "UTF-8" not in pipe.model.not_a_candidate(pipe.prepared, ds, 1, a, pipe.params)
     assert "UTF-8" not in pipe.model.not_a_candidate(pipe.prepared, ds, 0, b, pipe.params)
+
+
+def test_a_utf8_note_or_a_jsonl_text_holding_u_fffd_is_not_called_not_utf8(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr7 2: a valid UTF-8 note holding a literal U+FFFD (pasted mojibake), and a JSON-lines
+    text holding one, were called "not UTF-8 … re-save it as UTF-8"; re-saving mends
+    neither."""
+    vault = tmp_path / "v"
+    vault.mkdir()
+    (vault / "pasted.md").write_bytes(b"# Pasted\nCaf\xef\xbf\xbd menu copied from a web page\n")
+    (vault / "other.md").write_text("plain tea\n", encoding="utf-8")
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"id": "d1", "text": "Caf\\ufffd menu"}\n'
+                      '{"id": "d2", "text": "plain tea"}\n', encoding="utf-8")
+    for where, doc in ((vault, "pasted.md"), (corpus, "d1")):
+        assert main(["explain", str(where), "-m", "vault-search", "-q", "café",
+                     "--doc", doc]) == 0
+        said = _said(capsys)
+        assert f"{doc}: not ranked — no candidate of this query (no line of it contains " \
+               "'café')" in said
+        assert "UTF-8" not in said

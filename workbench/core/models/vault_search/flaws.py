@@ -39,17 +39,19 @@ def _raw(dataset: Dataset, doc: int) -> bytes | None:
 def encoding_flaw(dataset: Dataset, doc: int, query: str) -> str:
     """"not UTF-8: 'Caf\\xe9' read as 'Caf�'; re-save it as UTF-8" where note `doc` was read
     with U+FFFD and `query` has a character outside ASCII (which such a note's bytes could
-    have held); "" otherwise."""
+    have held); "" otherwise. Said only where the file's bytes fail to decode as UTF-8: a
+    UTF-8 note may hold U+FFFD itself (text lost before it was saved), which re-saving does
+    not mend, and a JSON-lines corpus has no note file (r52 dr7 2)."""
     if query.isascii() or REPLACEMENT not in dataset.corpus[doc].text:
         return ""
     raw = _raw(dataset, doc)
+    if raw is None:
+        return ""
     try:
-        if raw is not None:
-            raw.decode("utf-8")
-        shown = ""  # the file is gone, or is UTF-8 now: its text still holds U+FFFD
+        raw.decode("utf-8")
+        return ""
     except UnicodeDecodeError as err:
-        word = _word_at(raw or b"", err.start, err.end)
-        shown = f": {repr(word)[1:]} read as {word.decode('utf-8', 'replace')!r}"
-    return (f"not UTF-8{shown or ' (read with U+FFFD for each byte that is not)'}; a query "
-            "with characters outside ASCII cannot match what those bytes held: re-save it as "
-            "UTF-8")
+        word = _word_at(raw, err.start, err.end)
+    return (f"not UTF-8: {repr(word)[1:]} read as {word.decode('utf-8', 'replace')!r}; a "
+            "query with characters outside ASCII cannot match what those bytes held: re-save "
+            "it as UTF-8")
