@@ -42,17 +42,33 @@ def test_scores_clamped_to_one_print_as_the_others_and_their_tie_is_said(
     assert rows[0][-1] == "-2.0000"  # the clamp column
     said = " ".join(out.split())
     assert said.count("tied at 1") == 1
-    assert ("2 results tied at 1 (clamped): ordered by file path here; obsidian-mcp keeps "
-            "tied notes in the order it reads the files (a stable sort by score)") in said
+    assert said.endswith(
+        "2 results tied at 1 (clamped): ordered by file path here; obsidian-mcp keeps tied "
+        "notes in the order it meets them (a stable sort by score), which may not be this one: "
+        "the order among them may differ there")
+    assert "directory listing" not in said  # not in the spec (dr7 4)
+
+
+def test_a_tie_that_picks_the_one_row_shown_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr7 3: with --top 1 the one row shown was picked by file path from the two tied, and
+    nothing said so (the tie was counted among the rows shown)."""
+    assert main(["rank", str(_vault(tmp_path)), "-m", "vault-search", "-q", "budget",
+                 "--top", "1", *WEIGHTS]) == 0
+    out = capsys.readouterr().out
+    assert [(r[1], r[3]) for r in _rows(out)] == [("a/b.md", "1.0000")]
+    assert "1 of 2 results tied at 1 (clamped) shown: ordered by file path here;" in " ".join(
+        out.split())
 
 
 def test_one_clamped_result_or_an_unclamped_one_is_no_tie(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     vault = _vault(tmp_path)
-    assert main(["rank", str(vault), "-m", "vault-search", "-q", "budget", "--top", "1",
-                 *WEIGHTS]) == 0
+    (vault / "notes" / "z.md").write_text("nothing", encoding="utf-8")  # a/b.md alone at 1
+    assert main(["rank", str(vault), "-m", "vault-search", "-q", "budget", *WEIGHTS]) == 0
     out = capsys.readouterr().out
     assert [r[3] for r in _rows(out)] == ["1.0000"] and "tied" not in out
+    (vault / "notes" / "z.md").write_text("budget", encoding="utf-8")
     # at the default weights 0.4 + 0.3 + 0.3 = 1 exactly: a tie, but no clamp made it
     assert main(["rank", str(vault), "-m", "vault-search", "-q", "budget"]) == 0
     out = capsys.readouterr().out

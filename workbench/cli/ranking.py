@@ -316,7 +316,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     print(fitted.text)
     if zero:
         say(f"0 in every row above, so not shown: {', '.join(zero)} (--format json has them)")
-    tied = _clamp_tie_note(model, rows)
+    tied = _clamp_tie_note(pipe, rows)
     if tied:
         say(tied)
     if fitted.left_out:
@@ -345,16 +345,24 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _clamp_tie_note(model: Any, rows: list[dict[str, Any]]) -> str:
-    """Where two or more rows shown score 1 and one of them was clamped to it, what orders
-    them, in the model's words (`clamp_tie_order`; "" for a model without one): the order
-    is no score's (rv52 9)."""
-    order = getattr(model, "clamp_tie_order", "")
-    tied = [r for r in rows if float(r["score"]) == 1.0]
-    if not order or len(tied) < 2 or not any(
-            r["contributions"].get("clamp", 0.0) < 0 for r in tied):
+def _clamp_tie_note(pipe: Any, rows: list[dict[str, Any]]) -> str:
+    """Where a row shown scores 1 and two or more results of the query score 1, one of them
+    clamped to it, what orders them, in the model's words (`clamp_tie_order`; "" for a model
+    without one): the order is no score's (rv52 9). The tie is counted among every result, not
+    the rows shown: with --top 1 it picks the one shown from all of them (dr7 3)."""
+    order = getattr(pipe.model, "clamp_tie_order", "")
+    shown = sum(1 for r in rows if float(r["score"]) == 1.0)
+    if not order or not shown:
         return ""
-    return f"{len(tied)} results tied at 1 (clamped): {order}"
+    scores = pipe.run(metric_names=(), depth=len(rows)).scores
+    lo, hi = int(scores.row_ptr[0]), int(scores.row_ptr[1])
+    at_one = lo + np.flatnonzero((scores.total[lo:hi] == 1.0) & (scores.gate[lo:hi] == 0))
+    if len(at_one) < 2 or "clamp" not in scores.signals or not (
+            scores.contributions_of(at_one)[scores.signals.index("clamp")] < 0).any():
+        return ""
+    if shown == len(at_one):
+        return f"{shown} results tied at 1 (clamped): {order}"
+    return f"{shown} of {len(at_one)} results tied at 1 (clamped) shown: {order}"
 
 
 TITLE_WIDEST = 40  # a title clipped to this, and where the table is too wide to its width

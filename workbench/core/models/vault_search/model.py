@@ -116,11 +116,11 @@ class VaultSearchModel(Model):
     param_groups = GROUPS  # the parameter panel's groups, by meaning
     # what orders results tied at a score (those clamped to 1): the candidates' order, the
     # vault's files by relative path (`find_notes`); obsidian-mcp sorts by score with a
-    # stable sort (REFERENCE.md §5), so it keeps them in the order it reads the files, which
-    # its directory listing decides and the workbench cannot see
+    # stable sort (REFERENCE.md §5: "sort stable by score"), so it keeps them in the order
+    # it met them, which neither spec gives (r52 dr7 4: not said to be a directory listing)
     clamp_tie_order = ("ordered by file path here; obsidian-mcp keeps tied notes in the order "
-                       "it reads the files (a stable sort by score), which its directory "
-                       "listing decides: the order among them may differ there")
+                       "it meets them (a stable sort by score), which may not be this one: "
+                       "the order among them may differ there")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_vault(dataset, str(params["variant"]), progress)
