@@ -253,7 +253,7 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
     lines = picked_lines(result, primary, noun)
     if lines:
         say("\n".join(lines) + "\n")
-    _print_constraints(final)
+    _print_constraints(final, primary)
     train_label = (f"training (all {noun})" if result.validation.kind in ("kfold", "none")
                    else "training")
     table = [[f"{primary} {train_label}",
@@ -269,14 +269,18 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
     from workbench.core.tuning.pick import start_kept_because
 
     why = start_kept_because(result.spec.pick)
+    # the start kept with a parameter no objective reads moved to meet the constraints
+    # (`settle`): that one changes (dr8 1)
+    but = (f" but for {moved_text(final.start_moved)}, which meets the constraints: only "
+           "that changes" if getattr(final, "start_moved", None) else ": nothing changes")
     if final.kept_start and t is not None and not one_study:
         say("the held-out row estimates tuning this way (each fold kept the trial its own "
             f"training found); on all the {noun} {why}, so the run kept the starting "
-            "values: nothing changes")
+            f"values{but}")
     elif final.kept_start and t is not None:  # one study, on the training part alone
         trained = int(sum(bool(x) for x in result.validation.final_train))
         say(f"on its {trained:,} training {noun} {why}, so the run kept the starting "
-            "values: nothing changes (the held-out row scores them)")
+            f"values{but} (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
         say(f"cases passing on the {_held(t.n, noun)}: {round(t.mean_a * t.n)}/{t.n} "
             f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
@@ -430,6 +434,10 @@ def picked_lines(result: Any, primary: str, noun: str = "queries") -> list[str]:
                          f"training mean{top} (--pick best)")
         else:
             lines += _kept_start_lines(kept, studies, primary, noun)
+        # the start kept with a setting moved by `settle` (dr8 1)
+        if result.final in kept and getattr(result.final, "start_moved", None):
+            lines.append(f"kept with {moved_text(result.final.start_moved)}: a setting "
+                         f"{primary} does not read, moved to meet the constraints")
     from workbench.core.tuning.pick import bound_text
 
     for f in studies:
@@ -489,20 +497,41 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str,
     return lines
 
 
-def _print_constraints(final: Any) -> None:
+def moved_text(moved: Any) -> str:
+    """The start's values `settle` moved, as the parameter table writes them:
+    "sufficiency → 0.8"."""
+    return ", ".join(f"{name} → {_v(value)}" for name, value in moved.items())
+
+
+def _print_constraints(final: Any, primary: str) -> None:
     """Each --constraint's training mean at the starting and the kept values; where the
-    starting values break one, that they could not be kept, so the objective may fall."""
+    starting values break one, that they could not be kept, so the objective may fall (said
+    only where it fell); where a parameter `primary` does not read meets it at the start
+    (`settle`), that meeting it costs nothing (dr8 3)."""
     if not final.constrained:
         return
     print(format_table(["constraint (training mean)", "starting values", "kept"], [
         [text, _m(start, text.split()[0]), _m(kept, text.split()[0])]
         for text, start, kept in final.constrained]))
-    if final.start_breaks:
-        broken = [text for text, start, _ in final.constrained
-                  if not _meets(text, start)]
+    broken = [text for text, start, _ in final.constrained if not _meets(text, start)]
+    moved = getattr(final, "start_moved", None)
+    if moved and broken:
+        met = ", ".join(f"{text.split()[0]} {_m(v, text.split()[0])}" for (text, _, _), v
+                        in zip(final.constrained, final.start_moved_means, strict=True))
+        unread = "no objective reads" if final.front else f"{primary} does not read"
+        say(f"the starting values break {', '.join(broken)}, but with {moved_text(moved)}, "
+            f"which {unread}, they meet it ({met}, training mean): the constraint is met by "
+            f"a setting {unread}, at no cost to {'them' if final.front else 'it'}"
+            + ("" if final.front else
+               ", and the starting values so settled were weighed against the trials as the "
+               "start"))
+    elif final.start_breaks:
+        fell = (final.train_best[0] < final.train_default[0] if _up(primary)
+                else final.train_best[0] > final.train_default[0])
         say(f"the starting values break {', '.join(broken)}: they could not be kept, and the "
-            "kept values are the best found that meet it: the objective's drop below is the "
-            "price of meeting it (with these trials)")
+            "kept values are the best found that meet it"
+            + (": the objective's drop below is the price of meeting it (with these trials)"
+               if fell else ""))
     print()
 
 
@@ -553,6 +582,11 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
         cut = sum(1 + more for _, more in points[half:-half])
         rows = [*rows[:half], [f"… {cut} more", *([""] * len(header))], *rows[-half:]]
     print(format_table([*header, "values (-p NAME=VALUE)"], rows))
+    settled = _settled_names(fold)
+    if settled:  # each row's, as the kept row's: not the trial's own draw (dr8 2)
+        say(f"{settled} in each row is settled as in the kept values (its start where that "
+            "meets the constraints, else the nearest value that does), not the trial's "
+            "own draw: no objective reads it")
     if spread:
         say("(+N alike): trials with the same training scores, one row with the first's "
             "values; where they differ held out, the row shows the lowest–highest")
@@ -570,6 +604,12 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
         if fold.front[0]["held_out"]:
             say("the rows' held-out scores are not shown: a row chosen by them would be "
                 "tuned on the held-out queries (the kept row's are above)")
+
+
+def _settled_names(fold: Any) -> str:
+    """The parameters `settle` moved from a front row's own draw, "and"-joined."""
+    names = dict.fromkeys(n for p in fold.front for n in p.get("settled", ()))
+    return " and ".join(names)
 
 
 def _most(name: str) -> str:

@@ -57,8 +57,13 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     from workbench.core.tuning.pick import start_kept_because
 
     why = start_kept_because(result.spec.pick)
-    if result.final.kept_start:
-        kept = f"the values below are the starting values: {why}"
+    from workbench.cli.tune_report import moved_text
+
+    moved = moved_text(result.final.start_moved)
+    if result.final.kept_start:  # … but for a setting moved to meet the constraints (dr8 1)
+        kept = (f"the values below are the starting values: {why}" if not moved else
+                f"the values below are the starting values but for {moved}, which meets the "
+                f"constraints: {why}")
     # the values written, keyed; with the queries the start was tuned on (compare on them
     # says "training"), and the run's advice against them, if it gave any
     name = Path(params_file or "").name
@@ -117,7 +122,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         said = (f"; not recommended, as {note.carried}'s run advised and the file's verdict "
                 "says" if note.verdict and note.carried else
                 f"; not recommended, as the verdict {name} carries says" if note.verdict else "")
-        say(f"the starting values written to {path} ({why}: nothing changed){said}, with the "
+        changed = f"only {moved} changed" if moved else "nothing changed"
+        say(f"the starting values written to {path} ({why}: {changed}){said}, with the "
             f"{len(note.trained_on)} {many} they were tuned on: {after}")
         return
     if note.verdict and not lineage:  # written, as asked; not offered for use

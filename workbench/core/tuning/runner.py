@@ -30,7 +30,7 @@ from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
-from workbench.core.tuning.settle import settle
+from workbench.core.tuning.settle import chosen_last, settle
 from workbench.core.tuning.space import SearchSpace
 from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study, release
 from workbench.core.tuning.validation import Mask, Validation
@@ -74,6 +74,11 @@ class FoldResult:
     # each constraint: (text, its training mean at the starting values, at the kept values)
     constrained: tuple[tuple[str, float, float], ...] = ()
     start_breaks: bool = False  # the starting values break a constraint: they cannot be kept
+    # the start's chosen_last values moved to meet the constraints (`settle`: sufficiency
+    # under nDCG), and each constraint's training mean with them: the start as the pick
+    # weighs and keeps it (dr8 1); empty where the start is kept as it is
+    start_moved: dict[str, ParamValue] = field(default_factory=dict)
+    start_moved_means: tuple[float, ...] = ()
     # trials another process was still running when this result was built (`await_others`):
     # not counted in it, so a run that reads the study later may keep another
     running: int = 0
@@ -606,12 +611,19 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         return FoldResult(label, study.study_name, n, {}, (), train_default, held, held.copy())
     chosen: Any = best[0]
     extra: dict[str, Any] = {}
+    # the start settled as a kept trial is (a parameter no objective reads: nearest its start
+    # that meets the constraints), before it is weighed: unsettled, sufficiency 0.95 broke
+    # bundle_tokens <= 900, and a trial with no sure gain was kept in its place (dr8 1)
+    start = settle(evaluator, spec.space, spec.objectives, spec.constraints, train,
+                   {d.name: evaluator.base[d.name] for d in spec.space.dimensions})
+    moved = {n: v for n, v in start.items() if not _same_value(v, evaluator.base[n])}
+    at_start = evaluator.evaluate(start) if moved else defaults
     if len(spec.objectives) == 1:
-        chosen, extra = _pick(study, spec, evaluator, train, defaults, progress)
+        chosen, extra = _pick(study, spec, evaluator, train, at_start, progress)
     else:  # the front's best on the first objective (st.best_trials orders them so)
         extra["picked"] = chosen.number
-    if chosen is None:  # the starting values kept
-        params = {d.name: evaluator.base[d.name] for d in spec.space.dimensions}
+    if chosen is None:  # the starting values kept, settled
+        params = start
         chosen_values = train_default
     else:
         params = _settle_idle(evaluator, spec.space.snap(chosen.params))
@@ -625,17 +637,30 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         extra["constrained"] = tuple(
             (str(c), masked_mean(defaults[c.name], train), masked_mean(tuned[c.name], train))
             for c in spec.constraints)
-        extra["start_breaks"] = any(c.excess(masked_mean(defaults[c.name], train)) > 0
+        extra["start_breaks"] = any(c.excess(masked_mean(at_start[c.name], train)) > 0
                                     for c in spec.constraints)
+        if moved:
+            extra["start_moved"] = moved
+            extra["start_moved_means"] = tuple(masked_mean(at_start[c.name], train)
+                                               for c in spec.constraints)
     held_t, held_d = nan.copy(), nan.copy()
     if test is not None:
         held_t[test] = tuned[primary][test]
         held_d[test] = defaults[primary][test]
     front = []
     if len(spec.objectives) > 1:
+        last = chosen_last(spec.space.names, spec.objectives, evaluator.model.schema.by_name)
         for t in best:
-            per_q = evaluator.evaluate(spec.space.snap(t.params))
-            front.append({"number": t.number, "params": spec.space.snap(t.params),
+            # each row settled as the kept one is: its values are the ones to pass with -p,
+            # not the trial's random draw of a parameter no objective reads (dr8 2)
+            values = (params if t.number == extra.get("picked") else
+                      settle(evaluator, spec.space, spec.objectives, spec.constraints, train,
+                             _settle_idle(evaluator, spec.space.snap(t.params))))
+            per_q = tuned if values is params else evaluator.evaluate(values)
+            drawn = spec.space.snap(t.params)
+            front.append({"number": t.number, "params": values,
+                          "settled": [n for n in last
+                                      if not _same_value(values[n], drawn[n])],
                           "train": list(t.values),
                           "held_out": [masked_mean(per_q[o], test) for o in spec.objectives]
                           if test is not None else []})
