@@ -89,9 +89,11 @@ def test_a_p_near_005_among_many_tests_is_weak_evidence_in_short_too() -> None:
     assert "(p 0.001): " in flat and ", beyond chance." in flat and weak not in flat
     from workbench.report.text import many_tests_note
 
+    # the table's 12 p-values counted: judged@10's two untested (review dr8, 6)
     assert many_tests_note(comp).endswith(
-        "All 10 p-values shown are side looks: beyond chance only if below 0.05 after Holm's "
-        "adjustment for how many are shown; below 0.05 only before it, weak evidence.")
+        "10 of the table's 12 p-values are side looks: beyond chance only if below 0.05 after "
+        "Holm's adjustment for how many are shown; below 0.05 only before it, weak evidence. "
+        "Untested: 2 (coverage).")
 
 
 def test_few_tests_are_adjusted_too() -> None:

@@ -71,3 +71,31 @@ def test_one_idle_p_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture
     assert ("All 10 p-values shown are side looks (ndcg@10, mrr@10, p@10, map@100, ndcg@5, "
             "p@5, map@10, mrr@5, ndcg@20 and r@10)" in said
             and "1 more, at 1.000 (r@100), tests nothing: no query moved." in said), said
+
+
+def test_the_report_counts_against_its_own_table(tmp_path: Path) -> None:
+    # review dr8 6: the report said "All 3 p-values shown are side looks … 2 more, at 1.000"
+    # beside six p-values, four of them 1.000, judged@10's unsaid; it now counts the table's
+    # p-values and names those not tested
+    pos = tmp_path / "pos07.toml"
+    pos.write_text("w_position = 0.7\n")
+    md, page = tmp_path / "vr.md", tmp_path / "vr.html"
+    for out in (md, page):
+        assert main(["report", str(SAMPLES / "vault"), "-m", "vault-search", "--defaults",
+                     "-c", str(pos), "-o", str(out)]) == 0
+    text = md.read_text()
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("| ") and line.count("|") == 8 and "metric" not in line]
+    # metric, defaults, pos07, Δ, CI, p, ▲/▼
+    assert [r[0] for r in rows] == ["ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10"]
+    idle = [r[0] for r in rows if r[6] == "0/0" and not r[0].startswith("judged@")]
+    assert idle == ["p@10", "r@100"] and all(r[5] for r in rows)
+    said = " ".join(text.split())
+    assert ("3 of the table's 6 p-values are side looks: beyond chance only if below 0.05 "
+            "after Holm's adjustment for how many are shown; below 0.05 only before it, weak "
+            "evidence. Untested: p@10 and r@100 (no query moved); judged@10 (coverage)."
+            ) in said, said
+    assert "All 3 p-values" not in said and "2 more, at 1.000" not in said
+    html = " ".join(page.read_text().split())
+    assert "3 of the table&#x27;s 6 p-values are side looks" in html
+    assert "Untested: p@10 and r@100 (no query moved); judged@10 (coverage)." in html

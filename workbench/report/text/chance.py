@@ -460,6 +460,8 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
              f"The other {n} p-values shown are side looks" if pairs else
              f"All {n} p-values shown are side looks") + (
                  f" ({_cells(comp, _family_cells(comp))})" if named else "")
+    if not named:  # the report's: counted against its own table, the rest named (dr8 6)
+        which, more = _report_count(comp, shown)
     # said only where some side look is below 0.05 alone, in the rule's place, not after it
     # (dr1 7: it had followed "weak evidence" to take it back, and explained an absent ☆)
     weak = any(evidence(comp, r, i) == WEAK for r in comp.rows
@@ -470,8 +472,53 @@ def many_tests_note(comp: Comparison, summary: str = "In short", *, marks: bool 
             "a report marks a p below 0.05 before the adjustment ☆, no more")
     rule = (f". Here {few}, so {star}." if few else
             "; below 0.05 only before it, weak evidence.")
-    return (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
+    text = (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment for "
             "how many are shown" + rule + more + old)
+    if not named and len(text.split()) > 50 and more.startswith(" Untested:"):
+        # too long to name the rest: counted only (dr6 9: the note kept short)
+        which, more = _report_count(comp, shown, names=False)
+        text = (lead + f"{which}: beyond chance only if below 0.05 after Holm's adjustment "
+                "for how many are shown" + rule + more + old)
+    return text
+
+
+def _report_count(comp: Comparison, shown: list[tuple[int, MetricRow]],
+                  names: bool = True) -> tuple[str, str]:
+    """The report's count of its table's p-values, short (its key says judged@ and costs are
+    never marked; dr8 6: "All 3 p-values shown are side looks … 2 more, at 1.000" had stood
+    beside six, the uncounted unsaid): ("3 of the table's 6 p-values are side looks",
+    " Untested: p@10 and r@100 (no query moved); judged@10 (coverage).") — the rest named
+    where one configuration is set against the first and `names`, else counted."""
+    family = _family_cells(comp)
+    own = [c for c in shown if primary(comp, 0, c[0], c[1].metric)]
+    rest = [c for c in shown if c not in family and c not in own]
+    n, k = len(family), len(own)
+    if not rest:
+        return (("The other p-value shown is a side look" if n == 1 and k else
+                 f"The other {n} p-values shown are side looks" if k else
+                 f"All {n} p-values shown are side looks"), "")
+    side = "is a side look" if n == 1 else "are side looks"
+    own_p = "is the primary comparison's" if k == 1 else "are primary comparisons'"
+    which = (f"{n} of the table's {len(shown)} p-values {side}" if not k else
+             f"Of the table's {len(shown)} p-values, {k} {own_p} and {n} {side}")
+    coverage = [c for c in rest if c[1].metric.startswith("judged@")]
+    cost = [c for c in rest if is_count(c[1].metric)]
+    idle = [c for c in rest if c not in coverage and c not in cost
+            and c[1].improved[c[0]] + c[1].worsened[c[0]] == 0]
+    if names and len(comp.configs) == 2 and len(idle) + len(coverage) + len(cost) == len(rest):
+        parts = ([f"{_cells(comp, idle)} (no query moved)"] if idle else []) + (
+            [f"{_cells(comp, coverage)} (coverage)"] if coverage else []) + (
+            [f"{_cells(comp, cost)} (a cost)"] if cost else [])
+        return which, f" Untested: {'; '.join(parts)}."
+    why = (["no query moved"] if idle else []) + (["coverage"] if coverage else []) + (
+        ["a cost"] if cost else [])
+    because = f" ({_or(why)})" if len(idle) + len(coverage) + len(cost) == len(rest) else ""
+    return which, f" Untested: {len(rest)}{because}."
+
+
+def _or(items: list[str]) -> str:
+    """"a", "a or b", "a, b or c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _cells(comp: Comparison, cells: list[tuple[int, MetricRow]]) -> str:
