@@ -158,12 +158,40 @@ def test_compare_says_a_fitted_history_once_a_model(capsys: pytest.CaptureFixtur
     folder = str(SAMPLES / "code-repo")  # built into the sample's repository, 95ec20ac97
     assert main(["compare", folder, "-m", "codeledger", "--defaults", "-p", "w_keyword=2",
                  "-m", "bm25", "--defaults", "--metrics", "r@10", "--movers", "0"]) == 0
-    err = " ".join(capsys.readouterr().err.split())
-    assert err.count(f"note: 12 of 12 tasks are from {NOTE}") == 1, err
-    assert err.count(NOTE) == 1, err  # none for bm25
+    out = " ".join(capsys.readouterr().out.split())  # among compare's notes (dr8 5)
+    assert out.count(f"note: 12 of the 12 tasks compared are from {NOTE}") == 1, out
+    assert out.count(NOTE) == 1, out  # none for bm25
     assert main(["compare", folder, "-m", "codeledger-document", "--defaults", "-p",
                  "w_keyword=2", "--metrics", "r@10", "--movers", "0"]) == 0
-    assert NOTE not in " ".join(capsys.readouterr().err.split())
+    assert NOTE not in " ".join(capsys.readouterr().out.split())
+
+
+def test_compare_and_report_count_the_tasks_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr8 5: compare said "103 of 103 tasks" beside a table of the 51 held out, and the
+    report's file said nothing: the note counts the tasks the table counts, in both."""
+    from tests.conftest import SAMPLES
+
+    folder = str(SAMPLES / "code-repo")
+    trained = ["c45484912fc", "c9ade776950", "c8085784bc7", "c163f511319", "c4af9d632ec"]
+    tuned = tmp_path / "tuned.toml"
+    tuned.write_text('[params]\nw_keyword = 2.0\n\n[tuned]\ndataset = "code-repo"\n'
+                     'validation = "earlier"\nmodel = "codeledger"\ntrained_on = ['
+                     + ", ".join(f'"{q}"' for q in trained) + "]\n", encoding="utf-8")
+    argv = [folder, "-m", "codeledger", "--defaults", "-c", str(tuned), "--metrics", "r@10",
+            "--movers", "0"]
+    assert main(["compare", *argv]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "7 judged and counted, 5 tuned on set aside" in out, out  # 12 tasks, 5 tuned on
+    assert f"note: 7 of the 7 tasks compared are from {NOTE}" in out, out
+    assert "of 12 tasks" not in out
+    for suffix in ("md", "html"):
+        page = tmp_path / f"r.{suffix}"
+        assert main(["report", *argv, "-o", str(page)]) == 0
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"note: 7 of the 7 tasks compared are from {NOTE}" in err, err  # said there too
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert "7 of the 7 tasks compared are from the history codeledger" in text
 
 
 def test_sweep_and_tune_count_the_tasks_in_the_fit(later: tuple[Path, Path], tmp_path: Path,

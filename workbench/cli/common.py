@@ -10,7 +10,7 @@ import math
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -108,22 +108,27 @@ def models_named(args: argparse.Namespace) -> set[str]:
             if part.strip()}
 
 
-def say_fitted(model: Any, dataset: Dataset) -> None:
+def say_fitted(model: Any, dataset: Dataset, ids: Collection[str] | None = None,
+               of: str = "", *, echo: bool = True) -> str:
     """On stderr, how many of the dataset's tasks come from a repository history the model's
     defaults were fitted on (`Model.fitted_on`): those of them in the older half the fit
     trained on score at the defaults as training tasks (rv2 4); which ones is not recorded, so
     the note says they may be (dr6 2). Each task's commit is tested, in one `rev-list` a run;
     nothing is said where none is in it, nor for a typed task, which names no commit (dr2
-    3)."""
+    3). `ids`: the tasks counted, where not all of them (compare's, those its table is over:
+    dr8 5), `of` saying what they are ("compared"); `echo`: said, else only returned. The
+    note, "" where there is none."""
     histories = getattr(model, "fitted_on", ())
     if not histories:
-        return
+        return ""
     from workbench.core.models.codeledger.fitted_on import fitted_note
 
-    commits = [str(q.context.get("commit") or "") for q in dataset.queries]
-    note = fitted_note(dataset.source, model.id, commits, histories)
-    if note:
+    commits = [str(q.context.get("commit") or "") for q in dataset.queries
+               if ids is None or q.id in ids]
+    note = fitted_note(dataset.source, model.id, commits, histories, of if ids else "")
+    if note and echo:
         say(note, file=sys.stderr)
+    return note
 
 
 def topic_field_read(args: argparse.Namespace) -> str | None:

@@ -180,11 +180,12 @@ def add_commands(sub: Any) -> None:
         p.set_defaults(func=cmd_compare if name == "compare" else cmd_report)
 
 
-def _comparison(args: argparse.Namespace, with_figures: bool = False
-                ) -> tuple[Any, list[FigureRow]]:
+def _comparison(args: argparse.Namespace, with_figures: bool = False,
+                echo_fitted: bool = False) -> tuple[Any, list[FigureRow]]:
     """The configurations compared on the data; with `with_figures` (compare and report),
     the selection figures --metrics names (all three by default without judgments, for a
-    model with a min score or limit), each configuration's against the first's."""
+    model with a min score or limit), each configuration's against the first's;
+    `echo_fitted`: the fitted-history note said on stderr as well as kept in the notes."""
     models = _models(args.model)
     model = models[0]
     said: list[str] = []
@@ -200,10 +201,6 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
-    # as eval, rank and explain say it: a figure on tasks the defaults were fitted on is no
-    # unseen test of them (rv2 4); once a model, however many configurations it has
-    for one in {m.id: m for m in models}.values():
-        say_fitted(one, dataset)
     if (with_figures and not dataset.qrels and args.metrics is None
             and any(selects(m) for m in models)):
         # what each returns, judged or not (as eval and sweep do); not beside a model with
@@ -230,7 +227,15 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
                                       progress=Progress(on_progress=bar))
     if not dataset.qrels:  # the rankings side by side: how alike, and what moved
         comp.measure_hint = judgments_hint(args, dataset)
-    comp.notes = notes + said + data_notes(comp)
+    # as eval, rank and explain say it: a figure on tasks the defaults were fitted on is no
+    # unseen test of them (rv2 4); once a model, however many configurations it has; of the
+    # tasks the table counts (dr8 5: "103 of 103" beside a table of the 51 held out), and
+    # among the notes, so that a report's file holds it (the report says it on stderr too)
+    counted = {q for q, c in zip(dataset.queries.ids, comp.counted, strict=True) if c}
+    fitted = [say_fitted(one, dataset, counted, "compared", echo=echo_fitted)
+              for one in {m.id: m for m in models}.values()]
+    comp.notes = (notes + said + [n.removeprefix("note: ") for n in fitted if n]
+                  + data_notes(comp))
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     from workbench.core.cases import has_cases
@@ -683,7 +688,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_outputs_apart([("--out", path)], input_files(args),
                         {"--out": (".html", ".htm", ".md", ".markdown")})
     fmt = report_format(args.format, args.out)
-    comp, _ = _comparison(args, with_figures=True)  # what each returns, as compare shows
+    # what each returns, as compare shows
+    comp, _ = _comparison(args, with_figures=True, echo_fitted=True)
     render = markdown if fmt == "md" else html_report
     # a file that was there is replaced (written whole, then moved over it): said, so that
     # a report sent round is not lost without a word

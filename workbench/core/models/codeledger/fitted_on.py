@@ -92,10 +92,12 @@ def tasks_in_fit(repo: str | Path, commits: Sequence[str],
 
 
 def fitted_note(source: str, model_id: str, commits: Sequence[str],
-                histories: Sequence[FittedHistory]) -> str:
+                histories: Sequence[FittedHistory], of: str = "") -> str:
     """The note `rank`, `explain` and `eval` give where the dataset's `source`
     ("REPO@COMMIT") is one of `histories` and some of its tasks' `commits` (one a task, ""
-    where a task names none: a typed one) lie in it; "" otherwise."""
+    where a task names none: a typed one) lie in it; "" otherwise. `of`: what the tasks
+    counted are, where not the whole set ("compared": "12 of the 51 tasks compared"; dr8 5:
+    compare had counted all 103 beside a table of the 51 held out)."""
     known = [c for c in commits if c]
     if not histories or "@" not in source or not known:
         return ""
@@ -112,6 +114,7 @@ def fitted_note(source: str, model_id: str, commits: Sequence[str],
     if len(commits) == 1:  # rank and explain: one task
         return (f"note: this task is from {fit}, so it may be one they were fitted on, not an "
                 "unseen test")
-    return (f"note: {n:,} of {len(commits):,} tasks are from {fit}: any of these that fall in "
+    whole = f"the {len(commits):,} tasks {of}" if of else f"{len(commits):,} tasks"
+    return (f"note: {n:,} of {whole} are from {fit}: any of these that fall in "
             "that older half score at the defaults as training tasks, not unseen ones "
             "(docs/codeledger.md)")
