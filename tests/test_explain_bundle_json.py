@@ -62,12 +62,27 @@ def test_json_names_the_file_that_stopped_the_bundle(
     assert round(stopped["tokens"]) == int(cost.replace(",", ""))
 
 
-def test_a_bundle_stopped_by_sufficiency_names_the_next_file(
+def test_a_bundle_stopped_by_sufficiency_names_no_file(
         capsys: pytest.CaptureFixture[str]) -> None:
+    """dr8 7: under sufficiency the text names no file after "stopped:", but the JSON gave
+    the next one, whose tokens read as the reason: none now."""
+    assert main([*ARGS[:-2]]) == 0
+    text = capsys.readouterr().out
+    said = re.search(r"stopped: (.*)", text).group(1)  # type: ignore[union-attr]
+    assert said.startswith("sufficiency") and " costs " not in said and "#" not in said
     assert main([*ARGS[:-2], "--format", "json", "--top", "40"]) == 0
+    bundle = json.loads(capsys.readouterr().out)["bundle"]
+    assert bundle["stop"] == "sufficiency" and bundle["reach"] < bundle["candidates"]
+    assert bundle["stopped_at"] is None
+
+
+def test_a_bundle_stopped_by_max_files_names_the_next_file(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*ARGS[:-2], "-p", "max_files=3", "-p", "budget_preset=custom", "-p",
+                 "sufficiency=1", "--format", "json", "--top", "40"]) == 0
     out = json.loads(capsys.readouterr().out)
     bundle = out["bundle"]
-    assert bundle["stop"] == "sufficiency" and bundle["reach"] < bundle["candidates"]
+    assert bundle["stop"] == "file_limit" and len(bundle["files"]) == 3
     after = out["results"][bundle["reach"]]  # --top 40 lists the file past the reach too
     assert bundle["stopped_at"]["rank"] == after["rank"] == bundle["reach"] + 1
     assert bundle["stopped_at"]["id"] == after["id"] not in bundle["files"]

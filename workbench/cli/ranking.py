@@ -69,8 +69,8 @@ def add_commands(sub: Any) -> None:
                    help="text (table: the same, as rank names it); json: each result's score, "
                    "contributions and the model's breakdown "
                    "(as `rank --format json`, with the breakdown); codeledger's also has a "
-                   "`bundle` object (its files, tokens, budget, skipped files, stop reason and the "
-                   "file it stopped at)")
+                   "`bundle` object (its files, tokens, budget, skipped files, stop reason and, "
+                   "where the budget or max_files stopped it, the file that did not fit)")
     p.add_argument("--doc", action="append", default=[], metavar="ID",
                    help="also explain this document wherever it ranks (repeatable): why a "
                    "document did not come up")
@@ -761,12 +761,15 @@ def _bundle_json(pipe: Any) -> dict[str, Any]:
     ranking = top_k(scores, int(np.diff(scores.row_ptr).max(initial=0)))
     tokens, files = budget(params)
     reach, count = int(bund.reach[0]), int(ranking.count[0])
-    # the first file past the reach, which stopped the bundle, as the text names it after
-    # "stopped:" (dr2 7: the JSON did not name it, and `results` ends at the reach); none
-    # where every candidate was read
+    # the first file past the reach, where it stopped the bundle by not fitting (the budget
+    # or max_files), as the text names it after "stopped:" (dr2 7: the JSON did not name
+    # it); none where the bundle stopped on sufficiency, a rule of the files taken, not of
+    # the next one (dr8 7: its file had been given, its tokens read as the reason), or where
+    # every candidate was read
     stopped_at = ({"rank": reach + 1, "id": ds.corpus[int(ranking.docs[0, reach])].id,
                    "tokens": float(prep.cost[int(ranking.pair[0, reach])])}
-                  if reach < count else None)
+                  if reach < count and bund.stop[0] in ("token_budget", "file_limit")
+                  else None)
     return {"files": [ds.corpus[int(d)].id for d in bund.files(0)],
             "size": int(bund.size[0]), "tokens": float(bund.tokens[0]),
             "max_files": files, "token_budget": tokens,
