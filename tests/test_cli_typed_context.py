@@ -103,7 +103,9 @@ def test_a_negative_limit_or_min_score_is_warned_of(
         assert len(json.loads(got.out)["results"]) == count
         err = " ".join(got.err.split())
         if count == 0:
+            # the typed query named as such, its value beside it (dr4 8: "query '-3'" had
+            # read as a query whose id is the value)
             assert "1 query with a negative limit (read as 0: the query returns nothing): " \
-                   "query '-3'" in err
+                   "the typed query ('-3')" in err
         else:
             assert "1 query with a negative min_score (acts as 0" in err
