@@ -178,3 +178,28 @@ def test_a_bad_chat_length_is_one_usage_error(
     assert got.out == ""
     assert said in got.err
     assert "Traceback" not in got.err
+
+
+def _breakdowns(folder: Path, capsys: pytest.CaptureFixture[str],
+                *extra: str) -> dict[str, dict[str, object]]:
+    assert main(["explain", str(folder), "-m", "hybrid", "-p", "embeddings=stored", "--format",
+                 "json", "-q", "backups run", *extra]) == 0
+    return {r["id"]: r["breakdown"] for r in json.loads(capsys.readouterr().out)["results"]}
+
+
+def test_explain_says_a_typed_query_without_a_chat_has_no_forgetting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rm 3: with no chat every memory is at distance 0 and keeps its full importance, while
+    the breakdown said forgetting_curve: true and chat_length: none."""
+    folder = _openvault(tmp_path)
+    for doc, given in _breakdowns(folder, capsys).items():
+        assert given["forgetting_curve"] is False, doc
+        assert given["forgetting_curve_is"] == ("off: no chat (chat length 0), so distance 0 "
+                                                "and the base is the full importance")
+        assert (given["chat_length"], given["distance"]) == (0, 0.0)
+    # with a chat length the curve counts from it: 100 − newest message id
+    for doc, given in _breakdowns(folder, capsys, "--context", "chatLength=100").items():
+        assert given["forgetting_curve"] is True
+        assert "forgetting_curve_is" not in given
+        assert (given["chat_length"], given["distance"]) == (100, {"ev01": 90.0,
+                                                                   "ev02": 10.0}[doc])

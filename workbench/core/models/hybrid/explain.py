@@ -64,6 +64,9 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
     importance = float(prep.importance[doc])
     q, d = np.array([query], np.int64), np.array([doc], np.int64)
     distance = float(prep.distance(q, d)[0]) if curve else 0.0
+    # a query without a chat counts from chat length 0: a memory is at distance 0 and the
+    # curve takes nothing off (rm 3: it said forgetting_curve: true); `[]` stays infinite
+    idle = curve and not prep.chat[query] and distance == 0
     base = 0.0
     if curve:
         lam = float(params["base_lambda"]) / (importance * importance)
@@ -92,8 +95,10 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
         "normalization": str(params["normalization"]),
         "distance": distance,
         "importance": importance,
-        "forgetting_curve": curve,
-        "chat_length": plan.chat_length,
+        "forgetting_curve": curve and not idle,
+        **({"forgetting_curve_is": "off: no chat (chat length 0), so distance 0 and the base "
+                                   "is the full importance"} if idle else {}),
+        "chat_length": 0 if curve and plan.chat_length is None else plan.chat_length,
         # with stored embeddings nothing is embedded (and the embedding settings are idle:
         # the plan may hold another setting's text, from a preparation shared with it)
         **({} if str(params["embeddings"]) == "stored" else
