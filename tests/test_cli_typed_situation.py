@@ -203,3 +203,23 @@ def test_explain_says_a_typed_query_without_a_chat_has_no_forgetting(
         assert "forgetting_curve_is" not in given
         assert (given["chat_length"], given["distance"]) == (100, {"ev01": 90.0,
                                                                    "ev02": 10.0}[doc])
+
+
+@pytest.mark.parametrize("given", ["activeCharacters=Dana", "active_characters=Dana",
+                                   "messages=hello"])
+def test_active_characters_for_a_typed_query_are_refused_saying_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str) -> None:
+    """OpenVault's extractQueryContext finds no entities without messages, the active
+    characters' +3.0 included, and a typed query has none: refused with the reason, not as
+    an unknown key."""
+    assert main(["rank", str(_openvault(tmp_path)), "-m", "hybrid", "-p", "embeddings=stored",
+                 "-q", "backups run", "--context", given]) == 2
+    got = capsys.readouterr()
+    err = " ".join(got.err.split())
+    assert got.out == ""
+    assert (f"--context '{given}': a typed query has no chat, and hybrid takes active "
+            "characters only with a chat's messages (OpenVault draws its entities, active "
+            "characters among them, from the messages: none without them); put the query in "
+            "a contexts file with its messages and activeCharacters and name it with "
+            "--query-id") in err
+    assert "Traceback" not in err

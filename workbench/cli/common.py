@@ -357,6 +357,10 @@ def context_keys(model: str) -> tuple[str, ...]:
             "codeledger-document": ("commit",), "hybrid": ("chatLength",)}.get(model, ())
 
 
+# hybrid's context that only a chat carries: entities come from its messages (rm 3)
+_CHAT_ONLY = ("activecharacters", "active_characters", "messages")
+
+
 def _context_key(item: str, model: str, keys: tuple[str, ...]) -> str:
     """The key of --context KEY=VALUE, one that `model` reads (`keys`); else the usage error
     naming the keys it reads (a misspelt cwdd= had been dropped without a word, and with it
@@ -367,6 +371,12 @@ def _context_key(item: str, model: str, keys: tuple[str, ...]) -> str:
         raise UsageError(f"--context {item!r}: give KEY=VALUE, e.g. --context cwd=/repos/app")
     if key in keys:
         return key
+    if model == "hybrid" and key.lower() in _CHAT_ONLY:
+        raise UsageError(f"--context {item!r}: a typed query has no chat, and hybrid takes "
+                         "active characters only with a chat's messages (OpenVault draws its "
+                         "entities, active characters among them, from the messages: none "
+                         "without them); put the query in a contexts file with its messages "
+                         "and activeCharacters and name it with --query-id")
     if not keys:
         raise UsageError(f"--context {item!r}: {model} reads no context, only the query's "
                          "text; leave --context out (decision-memory, importance, "
