@@ -444,6 +444,7 @@ class CompareWindow(QWidget):
         # Present had cleared it, then opened the pane on the placeholder: r51 dr3 2)
         self._explained: tuple[int, int, int] | None = None
         self._explained_before: tuple[int, int, int] | None = None
+        self._closed_note = ""  # why a comparison made afresh closed the explanation
         # the lists' scroll position a replay (two lists, no scroll) is to give back (dr3 11)
         self._scroll_before_replay: int | None = None
         # … and the one A and B alone beside the explain pane are to give back
@@ -463,7 +464,7 @@ class CompareWindow(QWidget):
     # -- computing ------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
-        self.status.setText(text)
+        self.status.setText(f"{text}\n{self._closed_note}" if self._closed_note else text)
         self.status.setToolTip("")
 
     def schedule(self, *_: object, delay_ms: int = 0) -> None:
@@ -554,6 +555,7 @@ class CompareWindow(QWidget):
     def _on_compared(self, comp: object) -> None:
         assert isinstance(comp, Comparison)
         self.cancel_button.setEnabled(False)
+        was = self._explained_by_name()
         self.comp = comp
         self.b_pick.blockSignals(True)
         self.b_pick.clear()
@@ -608,10 +610,55 @@ class CompareWindow(QWidget):
         self.table_note.setVisible(bool(shown))
         self._fit_side()
         self._show_comparison()
+        if was is not None:
+            self._explain_again(*was)
         self._enable_actions()
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
             self._write_report(path)
+
+    def _explained_by_name(self) -> tuple[str, str, str, str] | None:
+        """The document explained, by name: its query's id, its own, A's and the list's it
+        is explained into, to explain again in a comparison made afresh."""
+        comp, was = self.comp, self._explained
+        if comp is None or was is None or self.explain.explained is None:
+            return None
+        q, doc, into = was
+        if not (q < len(comp.dataset.queries) and doc < len(comp.dataset.corpus)
+                and 0 < into < len(comp.configs)):
+            return None
+        return (comp.dataset.queries[q].id, comp.dataset.corpus[doc].id,
+                comp.configs[0].name, comp.configs[into].name)
+
+    def _explain_again(self, query: str, doc: str, a: str, into: str) -> None:
+        """The document explained before a comparison made afresh, explained again where its
+        query is shown and A and the list it was explained into are still compared (deleting
+        another configuration, or its Undo, had closed the pane: r52 dr5 6); else the status
+        says why the pane closed."""
+        comp = self.comp
+        assert comp is not None
+        names = [c.name for c in comp.configs]
+        q = next((i for i, x in enumerate(comp.dataset.queries) if x.id == query), None)
+        d = comp.dataset.corpus.index.get(doc)
+        if names[0] != a:
+            why = f"A is now {names[0]}, not {a}"
+        elif into not in names[1:]:
+            why = f"{into} is no longer compared"
+        elif q is None or d is None or q != self.lines_query():
+            why = f"query {query} is no longer shown"
+        else:
+            self._explain(q, d, names.index(into))
+            return
+        # under the status, and under the line a delete says next where it comes after the
+        # comparison (as it does where the window compares at once)
+        self._closed_note = f"the explanation of {doc} closed: {why}"
+        tip = self.status.toolTip()
+        self.status.setText(f"{self.status.text()}\n{self._closed_note}")
+        self.status.setToolTip(tip)
+        QTimer.singleShot(0, self._forget_closed_note)
+
+    def _forget_closed_note(self) -> None:
+        self._closed_note = ""
 
     def _fill_metrics(self, comp: Comparison, keep: str = "") -> None:
         """The chart's metrics: those B and A both have (bm25 selects no bundle: beside
@@ -1128,6 +1175,7 @@ class CompareWindow(QWidget):
             # in sight, the table's scroll bar beside them (back at 1.15, eight
             # configurations at 1,024 × 768 had shown 4 of 11 rows: dr7)
         self._fit_lists()
+
 
     def _restore_splits(self) -> None:
         if self.presenting:
