@@ -138,6 +138,8 @@ class ExplainDiff(QWidget):
         self.zeros.setVisible(bool(zeros))
         self.table.setVisible(True)
         self.total_table.setVisible(True)
+        if abs(self.font_scale - 1.0) > 1e-9:
+            self._item_fonts()
         self._fit()
 
     def _show_cross(self, comp: Comparison, i: int, move: CrossMove) -> None:
@@ -162,6 +164,8 @@ class ExplainDiff(QWidget):
         self.zeros.setVisible(True)
         self.table.setVisible(True)
         self.total_table.setVisible(True)
+        if abs(self.font_scale - 1.0) > 1e-9:
+            self._item_fonts()
         self._fit()
 
     def values(self) -> list[tuple[str, float, float, float]]:
@@ -185,18 +189,24 @@ class ExplainDiff(QWidget):
         for w in (self.sentence, self.detail, self.zeros, self.table,
                   self.table.horizontalHeader(), self.total_table):
             w.setFont(font)
+        self._item_fonts()
+        self._label_px = (QFontInfo(font).pixelSize() if abs(self.font_scale - 1.0) > 1e-9
+                          else None)
+        self._style_labels()
+        self._fit()
+
+    def _item_fonts(self) -> None:
+        """The cells in the tables' type, bold kept: cells filled while presenting had
+        come in the application's type (the type was set again on each click then; kept
+        once chosen, r52 dr5 5, the cells stayed small)."""
         for t in (self.table, self.total_table):
             for r in range(t.rowCount()):
                 for c in range(t.columnCount()):
                     item = t.item(r, c)
                     if item is not None:
-                        f2 = QFont(font)
+                        f2 = QFont(t.font())
                         f2.setBold(item.font().bold())
                         item.setFont(f2)
-        self._label_px = (QFontInfo(font).pixelSize() if abs(self.font_scale - 1.0) > 1e-9
-                          else None)
-        self._style_labels()
-        self._fit()
 
     def _style_labels(self) -> None:
         """The sentence's, the detail's and the zeros line's style sheets, with the scaled

@@ -445,6 +445,9 @@ class CompareWindow(QWidget):
         self._explained: tuple[int, int, int] | None = None
         self._explained_before: tuple[int, int, int] | None = None
         self._closed_note = ""  # why a comparison made afresh closed the explanation
+        # presenting, the type chosen for a layout: (the splits' heights and widths and the
+        # lists' count, the scale)
+        self._present_fit: tuple[tuple[int, int, int], float] | None = None
         # the lists' scroll position a replay (two lists, no scroll) is to give back (dr3 11)
         self._scroll_before_replay: int | None = None
         # … and the one A and B alone beside the explain pane are to give back
@@ -1071,6 +1074,7 @@ class CompareWindow(QWidget):
             # splits as the ones to restore, cutting the lists on leaving (dr7)
             return
         self.presenting = on
+        self._present_fit = None
         self.controls.setVisible(not on)
         self._set_scale(self._presentation_scale() if on else 1.0)
         if on:
@@ -1154,7 +1158,11 @@ class CompareWindow(QWidget):
         if not self.presenting:
             return
         total = sum(self.right_split.sizes())
-        scale = self._presentation_scale()
+        key = (total, sum(self.top_split.sizes()),
+               len(self.comp.configs) if self.comp is not None else 0)
+        chosen = self._present_fit is not None and self._present_fit[0] == key
+        scale = self._present_fit[1] if self._present_fit is not None and chosen \
+            else self._presentation_scale()
         if total > 0 and self.comp is not None:
             while True:
                 if abs(self.table.font_scale - scale) > 1e-9:
@@ -1167,6 +1175,11 @@ class CompareWindow(QWidget):
                         self._place_explain()
                 tall = self._lists_need() + self._table_want() <= total
                 wide = self.lines.least_width() <= self.lines_scroll.width()
+                if not chosen:
+                    # the type chosen once for this layout, the explain pane open or folded
+                    # (refitted to each, it had changed on every click and every ▶: r52 dr5 5)
+                    other_tall, other_wide = self._other_layout_fits(total)
+                    tall, wide = tall and other_tall, wide and other_wide
                 floor = MIN_PRESENTATION_SCALE if tall else TABLE_PRESENTATION_SCALE
                 if (tall and wide) or scale <= floor + 1e-9:
                     break
@@ -1174,8 +1187,32 @@ class CompareWindow(QWidget):
             # the rows cut even so: the type kept at TABLE_PRESENTATION_SCALE, the most rows
             # in sight, the table's scroll bar beside them (back at 1.15, eight
             # configurations at 1,024 × 768 had shown 4 of 11 rows: dr7)
+            self._present_fit = (key, scale)
         self._fit_lists()
 
+    def _other_layout_fits(self, total: int) -> tuple[bool, bool]:
+        """Whether the lists and the metric table would fit `total` px of height, and every
+        list shown its width, in the type now, with the explain pane folded where it is open
+        and open where it is folded (at its widest, half the row: `_place_explain`)."""
+        n = len(self.comp.configs) if self.comp is not None else 0
+        row = sum(self.top_split.sizes())
+        width = row if self.explain.explained is not None else row - row // 2
+        lists = n
+        if self.explain.explained is None and n > 2 and self.lines.least_width(n) > width:
+            lists = 2  # A and B alone beside the pane (`_columns`)
+        least = self.lines.least_width(lists)
+        lines_h = self.lines.sizeHint().height()
+        if (self.explain.explained is None and self.lines.marks_keys()
+                and self.lines._marks_key_inline() is not None):
+            # the legend on one line now, on two in the narrower lists beside the pane
+            lines_h += math.ceil(self.lines.row_height)
+        label = self.query_label
+        label_h = label.heightForWidth(width)
+        need = ((label_h if label_h > 0 else label.sizeHint().height())
+                + max(0, self._centre_layout.spacing()) + lines_h
+                + (self.lines_scroll.horizontalScrollBar().sizeHint().height()
+                   if least > width else 0))
+        return need + self._table_want() <= total, least <= width
 
     def _restore_splits(self) -> None:
         if self.presenting:
