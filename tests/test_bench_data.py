@@ -6,6 +6,7 @@ them (subprocesses, a fresh cache folder, no shared datasets)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -154,6 +155,9 @@ def test_a_folder_named_scifact_is_not_held_to_scifact_s_target(
     assert run_benchmarks(data=str(mine), models=["bm25"], repeats=1) == 0
     out = capsys.readouterr().out
     row = next(r for r in _rows(out, "bm25") if " scifact-mine " in r)
+    # a timing said beside the row ("retrieve: 16 ms") is no target: read without them (the
+    # suite once failed on a retrieval that took 16 ms)
+    row = re.sub(r"\d[\d,.]* ms\b", "", row)
     assert " 16 " not in row and " ok" not in row and "OVER" not in row
     assert "targets:" not in out
 
