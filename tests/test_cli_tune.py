@@ -596,7 +596,9 @@ def test_progress_shows_no_held_out_figure():
 
 
 def test_folds_zero_points_to_no_held_out_figure(capsys, tmp_path):
+    # a trial's values (the start out of range, --pick best), not the start kept (rv 6)
     code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "2", "--folds", "0",
+                           "--range", "k1=1.5:3", "--pick", "best",
                            "--out", str(tmp_path / "t.toml"))
     assert code == 0, err
     assert "no queries were held out" in out
@@ -704,8 +706,11 @@ def test_a_chained_run_keeps_the_queries_its_start_was_tuned_on_in_another_split
                      'validation = "train split"\ntrained_on = ['
                      + ", ".join(f'"{q}"' for q in other_split) + "]\n")
     out = tmp_path / "next.toml"
+    # a trial's values (the start out of range, --pick best): a start kept unchanged keeps
+    # its own record alone (rv 6: test_tune_kept_start_record)
     code, _, err = _tune(capsys, tmp_path, "--params", str(start), "--tune", "b",
-                         "--trials", "3", "--folds", "3", "--out", str(out))
+                         "--trials", "3", "--folds", "3", "--range", "b=0.1:0.5", "--pick",
+                         "best", "--out", str(out))
     assert code == 0, err
     from workbench.core.tuned_on import read_tuned_on
 

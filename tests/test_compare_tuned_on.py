@@ -133,7 +133,10 @@ def test_tune_out_records_the_training_queries(
     # a time split on the sample repository's tasks: the older half by each task's date
     repo = SAMPLES / "code-repo"
     out = tmp_path / "t.toml"
+    # the start (w_keyword 0.8) out of range and --pick best: values a trial fitted, not a
+    # start kept unchanged, which is tuned on no task (rv 6)
     assert main(["tune", str(repo), "-m", "codeledger", "--tune", "w_keyword", "--trials", "3",
+                 "--range", "w_keyword=1:2", "--pick", "best",
                  "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
     note = read_tuned_on(out)
     assert note is not None and note.dataset == load_dataset(repo).name
@@ -204,7 +207,9 @@ def test_after_k_fold_tune_out_says_what_eval_will_do(
     """k-fold ships values tuned on every query: "eval … leave those out" would leave none;
     eval counts them all and calls the figures training scores."""
     out = tmp_path / "t.toml"
+    # the start (k1 1.2) out of range and --pick best: values a trial fitted (rv 6)
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "2",
+                 "--range", "k1=1.5:3", "--pick", "best",
                  "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
     said = capsys.readouterr().out
     assert "with the 25 queries they were tuned on: eval, compare and report on tea-beir " \
@@ -288,7 +293,10 @@ def test_an_integer_past_a_float_is_named_not_overflowed(tmp_path: Path, key: st
 
 def _tuned_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     out = tmp_path / "tuned.toml"
+    # the start out of range and --pick best: values a trial fitted (a start kept unchanged
+    # is tuned on no query: rv 6)
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1,b", "--trials", "3", "--folds", "0",
+                 "--range", "k1=1.5:3", "--pick", "best",
                  "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
     capsys.readouterr()
     return out

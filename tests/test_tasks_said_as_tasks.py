@@ -23,8 +23,9 @@ def test_tune_on_tasks_says_tasks(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert out.startswith("code-repo: 29 documents, 12 judged tasks; model codeledger")
     assert "6 held-out tasks" in out and "held-out queries" not in out
     assert "the same held-out tasks, other measures" in out
-    assert "with the 6 tasks they were tuned on:" in out
-    assert "a rough figure under 10 tasks, as they say" in out
+    # the start kept unchanged: tuned on no task (rv 6), said in tasks too
+    assert ("tuned on no task (this run fitted nothing): eval, compare and report on "
+            "code-repo count every task as held out") in out
     # the plan's pick, the result table's column, the --out head: tasks too (dr9 5)
     assert "on the training tasks is surest" in out and "training tasks)" in out
     assert " p tasks " in out
@@ -33,6 +34,13 @@ def test_tune_on_tasks_says_tasks(capsys: pytest.CaptureFixture[str], tmp_path: 
                   if line.startswith("#")]
     assert any(line.endswith(" 6 tasks)") for line in head_lines)
     assert not any("quer" in line for line in head_lines)
+    # values a trial fitted (the start out of range, --pick best): tuned on the 6 older tasks
+    assert main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--metric",
+                 "ndcg@10", "--tune", "w_keyword", "--trials", "2", "--range", "w_keyword=1:2",
+                 "--pick", "best", "--storage", str(tmp_path / "t.db"), "--out",
+                 str(out_file)]) == 0
+    assert "a rough figure under 10 tasks, as they say" in " ".join(
+        capsys.readouterr().out.split())
     # eval of the file: its header, as its note below it
     assert main(["eval", REPO, "-m", "codeledger", "--params", str(out_file)]) == 0
     head = " ".join(capsys.readouterr().out.split())

@@ -225,12 +225,16 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
     (`params`: every value written), which say when the record no longer holds. `start`: the
     record of the values the run started from (a tuned file or configuration): values grown
     from them were tuned on its queries too, whether or not this run loaded them (another
-    split), so those are counted as tuned on — `tune --out` and the Tune tab alike.
+    split), so those are counted as tuned on — `tune --out` and the Tune tab alike. Where
+    the run kept the starting values unchanged (`start_unchanged`), those are all it counts:
+    this run fitted nothing (rv 6).
     `whose`: whose the starting values are, as the verdict names them (`against`)."""
     params = params or {}
     ids = dataset.queries.ids
     t = result.test
     trained = tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train))
+    if start_unchanged(result):  # no query fitted them: only the start's own record holds
+        trained = ()  # (rv 6: "kept the starting values" had been written as tuned on all)
     if start is not None and start.same_data(dataset):
         trained = tuple(dict.fromkeys(start.trained_on + trained))
     from workbench.core.tuning.verdict import KEEP_START, against, grounds
@@ -243,6 +247,14 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
                    values_key(model_id, params) if model_id else "", against(result, whose),
                    start=whose if t else "", owner=whose if why else "",
                    kind=KEEP_START if why else "")
+
+
+def start_unchanged(result: Any) -> bool:
+    """Whether the values a run keeps are its starting values as they were: no trial's gain
+    was sure and no setting was moved to meet a constraint (`FoldResult.start_moved`, chosen
+    on the training queries). Values nobody fitted were tuned on no query of this run."""
+    final = result.final
+    return bool(final.kept_start) and not getattr(final, "start_moved", None)
 
 
 def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,

@@ -77,6 +77,11 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     from workbench.core.tuning.verdict import grounds
 
     figures = grounds(result) if note.verdict else ""
+    if kept and not moved:  # fitted on no query here: [tuned] counts only the start's (rv 6)
+        kept += (f"; this run fitted them on no {one_of(many)}, so [tuned] names none as tuned "
+                 "on" if not note.trained_on else
+                 f"; [tuned] names the {len(note.trained_on)} {many} {name} was tuned on, "
+                 "and no other")
     kfold = result.validation.kind == "kfold"
     # k-fold: the values written were tuned on every query; the held-out figures estimate
     # tuning this way, not them (dr1 5)
@@ -123,8 +128,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                 "says" if note.verdict and note.carried else
                 f"; not recommended, as the verdict {name} carries says" if note.verdict else "")
         changed = f"only {moved} changed" if moved else "nothing changed"
-        say(f"the starting values written to {path} ({why}: {changed}){said}, with the "
-            f"{len(note.trained_on)} {many} they were tuned on: {after}")
+        tuned = (f"with the {len(note.trained_on)} {many} they were tuned on" if note.trained_on
+                 else f"tuned on no {one_of(many)} (this run fitted nothing)")
+        say(f"the starting values written to {path} ({why}: {changed}){said}, {tuned}: "
+            f"{after}")
         return
     if note.verdict and not lineage:  # written, as asked; not offered for use
         say(f"tuned parameters written to {path}, but not recommended: "
@@ -179,6 +186,9 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
     one = one_of(many)
     estimate = ("tune's held-out figures above are the estimate" if result.test is not None
                 else f"no figure estimates how they do on new {many} (no {one} was held out)")
+    if not trained:  # the start kept as it was, with no record of its own (rv 6)
+        return (f"eval, compare and report on {dataset.name} count every {one} as held out, "
+                "as for values no run tuned")
     if not left:  # k-fold and none ship values tuned on every judged query of this data
         return (f"eval, compare and report on {dataset.name} count every {one} and say their "
                 f"figures are training scores; {estimate}")
