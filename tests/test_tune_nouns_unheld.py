@@ -9,8 +9,11 @@ from workbench.cli import main
 
 def test_a_run_that_holds_nothing_out_says_tasks(capsys, tmp_path):
     out_file = tmp_path / "n.toml"
+    # a trial's values (the start out of range, --pick best): a start kept unchanged is tuned
+    # on no query (rv 6), and this test is of values tuned on every task
     assert main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--folds", "0",
-                 "--tune", "w_keyword", "--trials", "3", "--storage", str(tmp_path / "s.db"),
+                 "--tune", "w_keyword", "--range", "w_keyword=2:5", "--pick", "best",
+                 "--trials", "3", "--storage", str(tmp_path / "s.db"),
                  "--out", str(out_file)]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "validation: tuned on all 12 tasks, none held out" in out
