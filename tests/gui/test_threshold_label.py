@@ -1,19 +1,26 @@
-"""The vector threshold slider says at its 0 end that 0 scores as OpenVault's default 0.5."""
+"""The vector threshold slider says at its 0 end that OpenVault reads 0 as 0.5, in words that
+cannot be read as the box's value (rn 8: "0 = OpenVault default 0.5" beside 0.50)."""
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from workbench.core.models import get_model
-from workbench.gui.param_editors import NumberEditor
+from workbench.gui.param_editors import END_LABELS, NumberEditor
 
 
 def test_zero_end_of_the_threshold_slider_is_labelled(qtbot: QtBot) -> None:
     editor = NumberEditor(get_model("hybrid").schema["vector_threshold"])
     qtbot.addWidget(editor)
     texts = [lab.text().replace("\u00a0", " ") for lab in editor.findChildren(QLabel)]
-    assert "0 = OpenVault default 0.5" in texts
+    assert "OpenVault reads 0 as 0.5" in texts
+    # no end label equates a number with another beside a box that shows a value: "0 = …
+    # 0.5" had read as "0 is 0.50"
+    assert not [t for pair in END_LABELS.values() for t in pair
+                if re.search(r"\d\s*=.*\d", t.replace("\u00a0", " "))]
     assert editor.spin.minimum() == 0.0 and editor.value() == 0.5
     alpha = NumberEditor(get_model("hybrid").schema["alpha"])
     qtbot.addWidget(alpha)

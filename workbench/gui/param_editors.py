@@ -30,11 +30,13 @@ from workbench.core.params import Param, ParamValue
 
 PROMPT_PARAMS = ("query_prompt", "document_prompt")
 # what the ends of a slider mean where the value alone misleads: OpenVault's blend direction,
-# as its own UI labels it, and its threshold 0 that scores as 0.5 (`threshold || 0.5`)
+# as its own UI labels it, and its threshold 0 that scores as 0.5 (`threshold || 0.5`), said
+# as what OpenVault does with a 0: "0 = OpenVault default 0.5" beside a box showing 0.50 had
+# read as "0 is 0.50" (rn 8)
 # no-break spaces: in a narrow column a label wraps after its first word, not after "0 ="
 END_LABELS = {
     "alpha": ("0\u00a0=\u00a0keyword only", "1\u00a0=\u00a0vector only"),
-    "vector_threshold": ("0\u00a0= OpenVault default\u00a00.5", ""),
+    "vector_threshold": ("OpenVault reads 0\u00a0as\u00a00.5", ""),
 }
 
 
