@@ -25,6 +25,18 @@ from .elided import ElidingLabel, esc, rich_width
 
 DATASET_MIN = 160  # px: the dataset line's least width, whatever it says
 SHORT_VALUES = 24  # characters: a baseline's changed values longer than this are counted
+# a `dataset_nouns` noun for documents: one, many ("docs": the header line is short of room)
+DOC_WORDS = {"documents": ("doc", "docs"), "memories": ("memory", "memories")}
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """"1 task", "12 tasks", "1,234 docs"."""
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def doc_words(plural: str) -> tuple[str, str]:
+    """The data's noun for its documents, one and many: ("file", "files"), ("doc", "docs")."""
+    return DOC_WORDS.get(plural, (plural.removesuffix("s"), plural))
 
 
 class Header(QWidget):
@@ -95,7 +107,13 @@ class Header(QWidget):
             return
         judged = f"{len(ds.qrels):,} judged" if ds.qrels else "not judged"
         n = len(ds.queries)
-        counts = f"({len(ds.corpus):,} docs, {n:,} quer{'y' if n == 1 else 'ies'}, "
+        # in the data's own words, as the panels say them (rn 6: "12 queries" here, "all 12
+        # tasks" in the Bundle panel): 29 files, 12 tasks; 155 memories, 26 chat moments
+        from workbench.core.tuning.data import dataset_nouns, one_of  # not optuna at start-up
+
+        docs, many = dataset_nouns(ds)
+        docs_text = counted(len(ds.corpus), *doc_words(docs))
+        counts = f"({docs_text}, {counted(n, one_of(many), many)}, "
         s = self.session
         # the split read, where the folder has others (File ▸ Split)
         several = bool(s.source and s.queries_file is None and s.qrels_file is None
@@ -107,8 +125,8 @@ class Header(QWidget):
         if left_out and not several and ds.qrels and len(ds.qrels) == n:
             # every query kept is judged: said once ("24 queries, 24 judged; 1 without
             # judgments left o…" was cut at 1,280 px), the whole sentence in the tooltip
-            counts = f"({len(ds.corpus):,} docs, {n:,} "
-            judged = f"judged quer{'y' if n == 1 else 'ies'}"
+            counts = f"({docs_text}, {n:,} "
+            judged = f"judged {one_of(many) if n == 1 else many}"
             tail = f"; {ds.unjudged_left_out:,} unjudged left out)"
         self.dataset_label.set_texts(
             f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.data import Dataset
 from workbench.core.session import TuningSession
 from workbench.report.text import metric_meaning
 
@@ -227,6 +228,16 @@ class QueryFilter(QSortFilterProxyModel):
         return False
 
 
+def placeholder(ds: Dataset | None) -> str:
+    """The typing box's hint, in the data's word for its queries (`dataset_nouns`; rn 6:
+    "Type a query or task" beside a header that said queries and a panel that said tasks)."""
+    if ds is None:
+        return "Type a query, press Enter to rank it"
+    from workbench.core.tuning.data import dataset_nouns, one_of  # not optuna at start-up
+
+    return f"Type a {one_of(dataset_nouns(ds)[1])}, press Enter to rank it"
+
+
 class QueryList(QWidget):
     """Filter box above a sortable table of the dataset's queries."""
 
@@ -280,7 +291,7 @@ class QueryList(QWidget):
         # a query (or coding task) of the user's own, ranked beside the dataset's
         self.ask_edit = QLineEdit(self)
         self.ask_edit.setAccessibleName("Type a query or task to rank")
-        self.ask_edit.setPlaceholderText("Type a query or task, press Enter to rank it")
+        self.ask_edit.setPlaceholderText(placeholder(None))
         self.ask_edit.setToolTip("Adds an unjudged query to the set (with the selected "
                                  "query's context: cwd, clock, case) and selects it; the "
                                  "model prepares again, a pinned baseline is kept.")
@@ -318,6 +329,7 @@ class QueryList(QWidget):
         # the query's text takes the stretch; the id its content, whole where the text keeps
         # ten characters beside it, else its least (`_fit_id`); the full id is the tooltip
         ds, s = self.session.dataset, self.session
+        self.ask_edit.setPlaceholderText(placeholder(ds))
         ids = [q.id for q in ds.queries] if ds is not None else []
         # commit-like ids (code-repo's c885591bbb0 …) cut to a prefix that tells them apart
         # from the dataset's other ids, where cut at all: in the middle they read "c8…b0".
