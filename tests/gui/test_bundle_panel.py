@@ -94,7 +94,7 @@ def test_rows_are_the_cores_bundle(qtbot: QtBot, code: TuningSession) -> None:
     assert code.dataset is not None
     assert panel.task.text() == code.dataset.queries[q].text
     assert panel.summary.text().startswith(
-        f"all 12 tasks: recall {code.result.means['bundle_recall']:,.2f}")
+        f"all 12 tasks: recall {code.result.means['bundle_recall']:,.3f}")
 
 
 def test_budget_params_change_table_and_bar(qtbot: QtBot, code: TuningSession) -> None:
@@ -296,8 +296,8 @@ def test_summary_counts_judged_tasks_apart(qtbot: QtBot, code: TuningSession) ->
     assert code.result is not None
     means = code.result.means
     assert panel.summary.text() == (
-        f"all 12 judged tasks: recall {means['bundle_recall']:,.2f} · precision "
-        f"{means['bundle_precision']:,.2f}; all 13 tasks: files {means['bundle_files']:,.1f}"
+        f"all 12 judged tasks: recall {means['bundle_recall']:,.3f} · precision "
+        f"{means['bundle_precision']:,.3f}; all 13 tasks: files {means['bundle_files']:,.1f}"
         f" · tokens {means['bundle_tokens']:,.0f}")
 
 

@@ -62,8 +62,9 @@ def _label(style: str = "", wrap: bool = True) -> QLabel:
     return lab
 
 
-# the figures the summary line gives: label, decimals
-SUMMED = {"bundle_recall": ("recall", 2), "bundle_precision": ("precision", 2),
+# the figures the summary line gives: label, decimals (recall and precision to 3, as their
+# metric cards give them: rn 6, "recall 0.92" here beside a card's 0.917)
+SUMMED = {"bundle_recall": ("recall", 3), "bundle_precision": ("precision", 3),
           "bundle_files": ("files", 1), "bundle_tokens": ("tokens", 0)}
 
 
@@ -249,7 +250,7 @@ class ContextBundle(ChartPanel):
         self.baseline.setText(
             f"baseline: {float(per['bundle_files'][q]):.0f} files · "
             f"{float(per['bundle_tokens'][q]):,.0f} tokens · recall "
-            f"{'—' if np.isnan(recall) else f'{recall:.2f}'}{moves}")
+            f"{'—' if np.isnan(recall) else f'{recall:.3f}'}{moves}")
         self.baseline.setVisible(True)
 
     def _draw_summary(self) -> None:
