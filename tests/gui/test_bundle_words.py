@@ -1,5 +1,7 @@
-"""The Bundle panel in words a reader knows (rn 6): recall and precision to the metric
-cards' 3 decimals."""
+"""The Bundle panel in words a reader knows (rn 6, 7): recall and precision to the metric
+cards' 3 decimals, the task type and its weights without snake_case keys or "×0", counts
+that agree with their nouns, the budget line broken only between its parts, and the Stages
+heading spelling out each abbreviation the cells use."""
 
 from __future__ import annotations
 
@@ -16,6 +18,9 @@ from tests.conftest import SAMPLES
 from workbench.core.session import TuningSession
 from workbench.gui.charts import ContextBundle
 from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.bundle_files import COLUMNS
+
+NBSP = "\u00a0"
 
 
 @pytest.fixture
@@ -49,3 +54,99 @@ def test_recall_and_precision_have_the_cards_three_decimals(qtbot: QtBot,
     q = code.query
     assert f"recall {float(code.result.per_query['bundle_recall'][q]):.3f}" in (
         panel.baseline.text())
+
+
+def test_the_task_type_reads_in_words(qtbot: QtBot, code: TuningSession) -> None:
+    code.select_query(1)  # "Retry client requests on 429": no type word, so unknown
+    panel = _panel(qtbot, code)
+    line = panel.task_type.text()
+    assert line == ("type: unknown (detected) · error infrastructure not counted "
+                    "(bug fixes only)")
+    code.set_param("task_type", "test_update")
+    code.recompute()
+    line = panel.task_type.text()
+    assert line.startswith("type: test update (forced; detected unknown) · weights: test "
+                           "relevance ×2.5, centrality ×0.5, churn ×0.5")
+    code.set_param("task_type", "bug_fix")
+    code.recompute()
+    assert panel.task_type.text() == "type: bug fix (forced; detected unknown)"
+    code.set_params({"task_type": "feature_add", "error_infra_bug_fix_only": False})
+    code.recompute()
+    assert panel.task_type.text() == "type: feature add (forced; detected unknown)"
+
+
+def test_no_snake_case_key_or_times_zero_on_any_task(qtbot: QtBot, code: TuningSession) -> None:
+    panel = _panel(qtbot, code)
+    assert code.dataset is not None
+    for q in range(len(code.dataset.queries)):
+        code.select_query(q)
+        for label in (panel.task_type, panel.scope, panel.confidence, panel.reasons,
+                      panel.budget):
+            assert not re.search(r"[a-z]_[a-z]", label.text()), label.text()
+            assert "×0 " not in label.text() + " ", label.text()
+
+
+def test_a_count_of_one_is_singular(qtbot: QtBot, code: TuningSession) -> None:
+    # "1 informative task terms"
+    code.select_query(1)
+    panel = _panel(qtbot, code)
+    reasons = panel.reasons.text()
+    assert "· 1 informative task term ·" in reasons
+    assert not re.search(r"(?<![\d,])1 [a-z ]+?(terms|candidates)\b", reasons)
+
+
+def test_the_budget_line_breaks_only_between_its_parts(qtbot: QtBot, code: TuningSession) -> None:
+    # "… 983 / 8,000 tokens (12" then "%) · stopped: sufficiency" below, under the fold
+    code.select_query(1)
+    panel = _panel(qtbot, code)
+    parts = panel.budget.text().split(f"{NBSP}· ")
+    assert [p.replace(NBSP, " ") for p in parts] == [
+        "14 of at most 25 files", "983 / 8,000 tokens (12 %)", "stopped: sufficiency"]
+    assert all(" " not in p for p in parts)  # a wrap falls only after a "·"
+
+
+def test_at_1280_the_bundles_figures_fit_their_column(qtbot: QtBot, styled: object) -> None:
+    """In the window at 1,280 × 800 (its font), the left column shows every line whole, with
+    no scrollbar: the budget line had been cut below the fold in a 320 px column."""
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "code-repo")
+    w.queries.view.selectRow(1)
+    w.charts.setCurrentIndex([w.charts.tabText(i) for i in range(w.charts.count())]
+                             .index("Bundle"))
+    qtbot.wait(10)
+    panel = w.findChild(ContextBundle)
+    assert panel is not None and panel.isVisible()
+    budget, view = panel.budget, panel.side.viewport()
+    assert budget.text().startswith("14")
+    line = budget.fontMetrics().lineSpacing()
+    assert budget.heightForWidth(budget.width()) <= 2 * line + 2  # two lines, not three
+    assert not panel.side.verticalScrollBar().isVisible()
+    bottom = budget.mapTo(view, budget.rect().bottomRight())
+    assert bottom.y() <= view.height() and bottom.x() <= view.width()
+    w.close()
+
+
+def test_the_stages_heading_spells_out_every_abbreviation(qtbot: QtBot,
+                                                          code: TuningSession) -> None:
+    code.select_query(1)  # its cells use kw, hot, fan, test, content and similar
+    panel = _panel(qtbot, code)
+    col = COLUMNS.index("Stages")
+    head = panel.table.horizontalHeaderItem(col)
+    assert head is not None
+    tip = head.toolTip()
+    shown = {word for r in range(panel.table.rowCount())
+             if (item := panel.table.item(r, col)) is not None for word in item.text().split()}
+    assert {"kw", "hot", "fan", "test", "content", "similar"} <= shown
+    for short in shown:
+        assert f"<b>{short}</b>" in tip, short
+    for words, meaning in (("keyword", "a task term"), ("hot zone", "most-churned"),
+                           ("fan-out", "a hub"), ("similar commits", "past commits worded"),
+                           ("co-change", "changed often together")):
+        assert re.search(f"{words}:</td><td>[^<]*{meaning}", tip), words
+    assert "_" not in re.sub(r"<[^>]+>", "", tip)

@@ -136,8 +136,11 @@ class ContextBundle(ChartPanel):
         side.setMinimumWidth(320)
         side.setMaximumWidth(440)
         self.side = side
-        row.addWidget(side, 1)  # up to its 440 px on a wide window, the table the rest
-        row.addWidget(self.table, 3)
+        # 2 : 5, up to its 440 px on a wide window: at 1,280 px its budget line takes two
+        # lines and the whole column fits the panel (1 : 3 had held it to 320 px, the line
+        # cut below the fold: rn 7), the table's Note keeps "1,041 tokens if added" whole
+        row.addWidget(side, 2)
+        row.addWidget(self.table, 5)
         self.stack.addWidget(content)
         self.body.addWidget(self.stack)
         # what is shown (tests, export)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from workbench.gui.palette import BETTER, WORSE
 
 from ._base import MUTED
-from .bundle_view import STAGE_SHORT, Row
+from .bundle_view import STAGE_MEANING, STAGE_SHORT, Row
 
 COLUMNS = ("Rank", "±", "File", "Score", "Tokens", "Stages", "Needed", "Note")
 SECTION_BG = QColor("#f6f8fa")
@@ -37,8 +37,7 @@ def files_table() -> QTableWidget:
     for i in range(len(COLUMNS)):
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
     header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-    for name, tip in (("Stages", "The candidate stages that brought the file: " + ", ".join(
-            f"{short} = {stage}" for stage, short in STAGE_SHORT.items())),
+    for name, tip in (("Stages", stages_legend()),
                       ("±", "Against the pinned baseline's bundle: + entered, − left"),
                       ("Needed", "✓ when the task's judgments list the file"),
                       ("Note", "The excerpt a file is cut to (blank: the whole file), why a "
@@ -91,9 +90,20 @@ def fill_files(t: QTableWidget, rows: list[Row]) -> None:
             t.setItem(r, c, item)
 
 
+def stages_legend() -> str:
+    """The Stages heading's tooltip: each abbreviation spelt out, with what brings a file in
+    at that stage (rn 7: "kw hot fan" had no legend a reader could find)."""
+    rows = "".join(f"<tr><td><b>{short}</b></td><td>{STAGE_MEANING[stage][0]}:</td>"
+                   f"<td>{STAGE_MEANING[stage][1]}</td></tr>"
+                   for stage, short in STAGE_SHORT.items())
+    return ("<p>The candidate stages that brought the file into the ranking:</p>"
+            f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
+
+
 def stages_text(stages: tuple[str, ...]) -> str:
     """A row's stages in words, its cell's tooltip: "keyword, hot zone, similar commits"."""
-    return "stages: " + ", ".join(x.replace("_", " ") for x in stages)
+    return "stages: " + ", ".join(STAGE_MEANING[x][0] if x in STAGE_MEANING
+                                  else x.replace("_", " ") for x in stages)
 
 
 def row_cells(row: Row) -> tuple[str, ...]:

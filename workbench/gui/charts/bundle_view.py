@@ -11,7 +11,7 @@ import numpy as np
 from workbench.core.engine import Ranking, Scores, top_k
 from workbench.core.models.codeledger import STAGES, Bundles, CodeLedgerPrepared, budget, bundles
 from workbench.core.models.codeledger.combine import task_types
-from workbench.core.models.codeledger.params import MULTIPLIERS
+from workbench.core.models.codeledger.params import MULTIPLIERS, SIGNAL_LABELS
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Params
 
@@ -19,6 +19,20 @@ N_NEAR = 5
 STAGE_SHORT = {"keyword": "kw", "hot_zone": "hot", "dependency": "dep", "fan_out": "fan",
                "test": "test", "content": "content", "named_path": "named",
                "co_change": "co-change", "similar_commits": "similar"}
+# each stage in words and what brings a file in at it (`codeledger.candidates`), for the
+# Stages heading's tooltip
+STAGE_MEANING = {
+    "keyword": ("keyword", "a task term in its path, exported symbols or content keywords"),
+    "hot_zone": ("hot zone", "among the repository's most-churned files"),
+    "dependency": ("dependency", "imports a keyword match, or is imported by one"),
+    "fan_out": ("fan-out", "a hub several keyword matches import, or one of its dependents"),
+    "test": ("test", "the test of a candidate, or the source a candidate test covers"),
+    "content": ("content", "among the best files by BM25 over their content"),
+    "named_path": ("named path", "the task names its path"),
+    "co_change": ("co-change", "changed often together with the task's content matches"),
+    "similar_commits": ("similar commits", "changed by past commits worded like the task"),
+}
+SEPARATOR = " · "
 
 
 @dataclass(frozen=True)
@@ -62,12 +76,19 @@ def stop_text(reason: str) -> str:
     return reason.replace("_", " ")
 
 
+def wrap_at_separators(parts: list[str] | tuple[str, ...]) -> str:
+    """`parts` joined by " · ", a wrapped label breaking only after a "·": each part's own
+    spaces no-break ones (rn 7: "… 8,000 tokens (12" had wrapped from its "%)")."""
+    return "\u00a0· ".join(p.replace(" ", "\u00a0") for p in parts)
+
+
 def budget_text(v: BundleView) -> str:
     """"7 of at most 25 files · 5,820 / 8,000 tokens (73 %) · stopped: sufficiency" (gv 13:
-    "7 files / 25" had not said what 25 was)."""
+    "7 files / 25" had not said what 25 was), wrapped only at its "·" (`wrap_at_separators`)."""
     pct = 100.0 * v.tokens / v.budget if v.budget else 0.0
-    return (f"{len(v.docs)} of at most {v.max_files} files · {v.tokens:,.0f} / {v.budget:,} "
-            f"tokens ({pct:.0f} %) · stopped: {stop_text(v.stop)}")
+    return wrap_at_separators((f"{len(v.docs)} of at most {v.max_files} files",
+                               f"{v.tokens:,.0f} / {v.budget:,} tokens ({pct:.0f} %)",
+                               f"stopped: {stop_text(v.stop)}"))
 
 
 def rank_bundles(prep: CodeLedgerPrepared, params: Params,
@@ -157,13 +178,24 @@ def build_view(prep: CodeLedgerPrepared, params: Params, ranking: Ranking, bund:
 
 
 def type_text(prep: CodeLedgerPrepared, params: Params, q: int) -> str:
-    """"bug_fix (detected)" or "test_update (forced; detected bug_fix)", with the
-    multipliers that are not 1."""
+    """"bug fix (detected)" or "test update (forced; detected bug fix)", then the weights
+    the type changes, in the sliders' words: "weights: test relevance ×2.5, centrality ×0.5",
+    "error infrastructure not counted (bug fixes only)" (rn 7: "error_infrastructure ×0")."""
     t = TASK_TYPES[int(task_types(prep, params)[q])]
     detected = TASK_TYPES[int(prep.task_type[q])]
-    how = "detected" if str(params["task_type"]) == "auto" else f"forced; detected {detected}"
-    mults = [f"{s} ×{float(params[f'mult_{tt}_{s}']):g}" for tt, s, _ in MULTIPLIERS
+    how = ("detected" if str(params["task_type"]) == "auto"
+           else f"forced; detected {_words(detected)}")
+    mults = [f"{SIGNAL_LABELS[s]} ×{float(params[f'mult_{tt}_{s}']):g}"
+             for tt, s, _ in MULTIPLIERS
              if tt == t and float(params[f"mult_{tt}_{s}"]) != 1.0]
+    parts = [f"{_words(t)} ({how})"]
+    if mults:
+        parts.append("weights: " + ", ".join(mults))
     if params["error_infra_bug_fix_only"] and t != "bug_fix":
-        mults.append("error_infrastructure ×0")
-    return f"{t} ({how})" + (" · " + ", ".join(mults) if mults else "")
+        parts.append(f"{SIGNAL_LABELS['error_infrastructure']} not counted (bug fixes only)")
+    return SEPARATOR.join(parts)
+
+
+def _words(key: str) -> str:
+    """A task type as words: "bug_fix" → "bug fix"."""
+    return key.replace("_", " ")

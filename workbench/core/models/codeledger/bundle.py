@@ -296,9 +296,10 @@ class Reasons(Sequence[tuple[str, ...]]):
         if isinstance(i, slice):
             return [self[j] for j in range(len(self))[i]]
         f = self._facts
+        terms, n_kw = int(self._terms[i]), int(self._n_kw[i])
         return (f"best path/symbol match {float(f.best[i]):.2f}",
-                f"{int(self._terms[i])} informative task terms",
-                f"{int(self._n_kw[i])} keyword candidates",
+                f"{terms} informative task term{'' if terms == 1 else 's'}",
+                f"{n_kw} keyword candidate{'' if n_kw == 1 else 's'}",
                 "dependency chain found" if f.dep[i] else "no dependency chain",
                 "test pairs found" if f.tests[i] else "no test pairs")
 
