@@ -78,6 +78,12 @@ def metric_tip(name: str) -> str:
     return f"{metric_label(name)}: {meaning}" if meaning else ""
 
 
+def extra_tip(name: str, over: str) -> str:
+    """A model's own metric card's tooltip: its meaning, who reports it and what it is the
+    mean over (`MetricStrip.mean_of`)."""
+    return f"{metric_tip(name) or metric_label(name)} — reported by the model, {over}"
+
+
 HELD_TIP = ("Tuned values score the queries they were tuned on with training scores: the "
             "cards, their deltas and the paired test count only the judged queries neither "
             "the live values nor the baseline was tuned on. The compare view does the same; "
@@ -341,7 +347,21 @@ class MetricStrip(QWidget):
         self.k_spin.setToolTip("the cut-off k of the metrics and of the rank-change marks")
         self.k_spin.setKeyboardTracking(False)
         leave_undo_to_the_window(self.k_spin)  # Ctrl+Z is the window's Undo there too
-        layout.addWidget(self.k_spin)
+        # under the k box, what the cards are: a mean over the judged queries, in the data's
+        # own noun ("mean of 26 chat moments"), beside a ranked table of one query's values
+        # (rn 2: the card's 0.591 read as the selected query's 0.388)
+        self.mean_label = QLabel("", self)
+        self.mean_label.setStyleSheet("color:#57606a; font-size: 11px")
+        self.mean_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.mean_label.hide()
+        k_column = QVBoxLayout()
+        k_column.setContentsMargins(0, 0, 0, 0)
+        k_column.setSpacing(1)
+        k_column.addStretch(1)
+        k_column.addWidget(self.k_spin)
+        k_column.addWidget(self.mean_label)
+        k_column.addStretch(1)
+        layout.addLayout(k_column)
         # eval cases passing (pi-lodestone's own figure): first, where the data has cases
         self.cases_card = MetricCard(self)
         self.cases_card.setToolTip(CASES_TIP)
@@ -360,14 +380,14 @@ class MetricStrip(QWidget):
         self.extra_cards: dict[str, MetricCard] = {}
         for name in EXTRA_METRICS:
             card = MetricCard(self)
-            card.setToolTip(f"{metric_tip(name) or metric_label(name)} — reported by the "
-                            "model, mean over the judged queries")
+            card.setToolTip(extra_tip(name, "mean over the judged queries"))
             card.setFixedWidth(max(card.width(), card.fontMetrics().horizontalAdvance(
                 metric_label(name)) + 28))
             card.hide()
             self.extra_cards[name] = card
             layout.addWidget(card)
         self._reported: set[str] = set()  # the extra cards a result reports
+        self._nouns: tuple[object, str] = (None, "queries")  # (dataset, its queries' noun)
         # no judgments: "figures" (the first cards show the selection figures) where the model
         # selects, "none" (no cards) where it does not; "" with judgments
         self._unjudged = ""
@@ -433,13 +453,66 @@ class MetricStrip(QWidget):
         ])
         self.refresh()
 
+    def mean_of(self) -> tuple[str, str]:
+        """(the note under the k box, the cards' tooltip line): what the metric cards are the
+        mean over, in the data's own noun (`dataset_nouns`: "mean of 26 chat moments",
+        "mean over the 12 judged tasks"); ("", "") without judgments, where the cards are
+        no mean over judged queries. Where some were tuned on, the cards count the others
+        (`held_out`): that many, of the judged."""
+        # imported here: workbench.core.tuning imports optuna (1.3 s), as tune_panel does
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
+        s = self.session
+        if s.dataset is None or s.judgments is None:
+            return "", ""
+        if self._nouns[0] is not s.dataset:  # asked once per data, not per tick
+            self._nouns = (s.dataset, dataset_nouns(s.dataset)[1])
+        many = self._nouns[1]
+        judged = int(np.asarray(s.judgments.judged_mask).sum())
+        mask = s.held_out().mask
+        n = judged if mask is None else int(np.asarray(mask).sum())
+
+        def noun(count: int) -> str:
+            return one_of(many) if count == 1 else many
+
+        if n == judged:
+            return f"mean of {n:,} {noun(n)}", f"mean over the {n:,} judged {noun(n)}"
+        return (f"mean of {n:,} {noun(n)}",
+                f"mean over {n:,} of the {judged:,} judged {many}: those no values shown "
+                "were tuned on")
+
+    def _show_mean_of(self, text: str, tip: str) -> None:
+        """The note under the k box, on one line if it fits the box's width, else broken
+        after the count ("mean of 26" over "chat moments"); its height is two lines whatever
+        the text, so that a new count moves nothing."""
+        label = self.mean_label
+        fm = label.fontMetrics()
+        width = self.k_spin.sizeHint().width()
+        if fm.horizontalAdvance(text) > width and text.count(" ") >= 3:
+            head, _, tail = text.partition(" ")
+            second, _, rest = tail.partition(" ")
+            text = f"{head} {second} {rest.split(' ', 1)[0]}\n{rest.split(' ', 1)[1]}"
+        if label.width() != width or label.height() != 2 * fm.lineSpacing():
+            label.setFixedSize(width, 2 * fm.lineSpacing())
+        if text != label.text():
+            label.setText(text)
+            label.setToolTip(f"The metric cards are each a {tip}, not the selected "
+                             "query's own value (the query list and the ranked table show "
+                             "that)." if tip else "")
+        if label.isHidden() == bool(text):
+            label.setVisible(bool(text))
+
     def _fixed_width(self) -> int:
         """What the row needs besides the cards: margins, the k box, the "+n" count and the
         paired test's short line."""
         m = self._layout.contentsMargins()
         return (m.left() + m.right() + self.k_spin.sizeHint().width()
-                + self.overflow.fontMetrics().horizontalAdvance("+9") + 12
+                + self._overflow_reserve()
                 + self.comparison.minimumWidth() + 3 * self._layout.spacing())
+
+    def _overflow_reserve(self) -> int:
+        """The width kept for the hidden cards' count ("+9") whatever the room."""
+        return self.overflow.fontMetrics().horizontalAdvance("+9") + 12
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
@@ -474,7 +547,18 @@ class MetricStrip(QWidget):
                 card.hide()
         if not self._has_cases and not self.cases_card.isHidden():
             self.cases_card.hide()
-        self.overflow.setText(f"+{len(hidden)}" if hidden else "")
+        # the hidden cards named where the room left holds them ("+1 more (R@100)"), else
+        # on two lines, else "+1 more", else "+1"; the tooltip names them whatever shows (rn 9:
+        # "+1" alone was explained only on hover). Never out of the paired test's room for its
+        # long line where it has that room (`_Comparison.wide`), else down to its short one's
+        gap = self.comparison.wide - self.comparison.minimumWidth()
+        spare = room - (gap if room >= gap else 0) + self._overflow_reserve()
+        fm = self.overflow.fontMetrics()
+        more, names = f"+{len(hidden)} more", f"({', '.join(hidden)})"
+        said = next((t for t in (f"{more} {names}", f"{more}\n{names}", more)
+                     if max(map(fm.horizontalAdvance, t.split("\n"))) + 8 <= spare),
+                    f"+{len(hidden)}")
+        self.overflow.setText(said if hidden else "")
         self.overflow.setToolTip("Not shown for lack of room (widen the window): "
                                  + ", ".join(hidden) if hidden else "")
         self.overflow.setVisible(bool(hidden))
@@ -528,6 +612,8 @@ class MetricStrip(QWidget):
 
         unjudged = ("" if s.dataset is None or s.judgments is not None
                     else "figures" if selects(s.model) else "none")
+        mean_text, over = self.mean_of()
+        self._show_mean_of(mean_text, over)
         if unjudged == "figures":
             self._show_figures(res, base)
         else:
@@ -542,7 +628,8 @@ class MetricStrip(QWidget):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
                                  held.training)
-                tip = metric_tip(name)  # the metric's meaning (k changes it)
+                # the metric's meaning (k changes it), and what it is the mean over (rn 2)
+                tip = "\n\n".join(t for t in (metric_tip(name), over) if t)
                 if name in caps:
                     # the current values' bound, not the metric's: a baseline at another
                     # limit sits above it on the same card (review r49, dr4 9); a metric
@@ -569,6 +656,9 @@ class MetricStrip(QWidget):
             reported.add(name)
             card.show_metric(name, value, mean(base.result if base else None, name),
                              training=held.training)
+            tip = extra_tip(name, over or "mean over the judged queries")
+            if card.toolTip() != tip:
+                card.setToolTip(tip)
         cases = self._show_cases(held.mask, held.training)
         if (reported != self._reported or cases != self._has_cases
                 or unjudged != self._unjudged):
