@@ -1092,7 +1092,8 @@ def test_an_exported_chart_says_what_it_shows_at_16_by_9(qtbot: QtBot, tea: Tuni
     png = QImage(str(curve.export(tmp_path / "curve.png")))
     assert (png.width(), png.height()) == (1600, 900)
     svg = (curve.export(tmp_path / "curve.svg")).read_text(encoding="utf-8")
-    assert "nDCG@10 vs b" in svg
+    # tea-beir's qrels judge all 25 queries (rn 2: the mean said; rn 10: no "vs" twice)
+    assert "nDCG@10 across b — mean of the 25 judged queries" in svg
     assert "dataset tea-beir · model bm25 · held k1 = 0.6" in svg
     assert item.geometry() == on_screen  # the panel on screen as it was
     chart = ContributionChart(tea)

@@ -69,7 +69,7 @@ def test_a_curve_being_swept_is_not_exported(qtbot: QtBot, tmp_path: Path) -> No
     qtbot.waitUntil(lambda: bool(curve.points) and not curve.busy, timeout=10_000)
     assert curve.export_button.isEnabled()
     tea.set_param("b", 0.3)  # now the b sweep: the k1 curve is still drawn meanwhile
-    assert curve.busy and curve.caption.text().endswith("vs b")
+    assert curve.busy and curve.caption.text().startswith("nDCG@10 across b — ")
     assert not curve.export_button.isEnabled()
     assert curve.export_button.toolTip() == ("Sweeping b over 21 values: export once the "
                                              "curve is drawn.")

@@ -114,3 +114,12 @@ def test_a_tied_best_and_a_cut_off_are_said(qtbot: QtBot) -> None:
     s.recompute()
     assert _label(curve).splitlines()[1] == ("the value in use is among the tied best: nothing "
                                              "to gain here")
+
+
+def test_the_title_says_across_and_mean(qtbot: QtBot) -> None:
+    """rn 10: "nDCG@10 vs Vector vs keyword (alpha)" read as three things; rn 2: the curve
+    is the mean over the judged chat moments (story's qrels judge 26), not the selected
+    query's value."""
+    curve = _curve(qtbot, 0.7)
+    assert curve.caption.text() == ("nDCG@10 across Vector vs keyword (alpha) — mean of the "
+                                    "26 judged chat moments")

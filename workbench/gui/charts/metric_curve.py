@@ -407,9 +407,12 @@ class MetricCurve(ChartPanel):
                                s.dataset)
         self._request = request
         label = s.model.schema[p.name].label
-        self.caption.setText(f"{metric_label(self.metric_name)} vs {label}" + (
-            f" — over {self._over()}; no best: how much is returned, not how well"
-            if self.figure else ""))
+        # "across", not "vs": a parameter's own label may hold one ("nDCG@10 vs Vector vs
+        # keyword (alpha)", rn 10); a metric is the mean over the judged queries, said as the
+        # strip says it, beside a ranked table of one query's values (rn 2)
+        self.caption.setText(f"{metric_label(self.metric_name)} across {label} — " + (
+            f"over {self._over()}; no best: how much is returned, not how well"
+            if self.figure else f"mean of {self._over()}"))
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
