@@ -44,7 +44,9 @@ def test_the_distribution_is_fitted_to_the_picture(qtbot: QtBot, tmp_path: Path)
     item = panel.plot.getPlotItem()
     tallest = max(panel.curve_relevant.yData.max(), panel.curve_other.yData.max())
     on_screen = item.vb.viewRange()[1]
-    assert on_screen[1] > 2 * tallest  # the short strip keeps room for the legend above
+    # the short strip keeps room for the legend over the bars under it only: q01's tallest
+    # bar stands left of it, and reaches near the top (rn 10)
+    assert tallest < on_screen[1] < 1.2 * tallest
     legend = panel.legend
     w, h = SIZE.width(), SIZE.height() - header_height(SIZE.width(), "t", "c")
     with _plot_at(item, w, h, panel.fit_to_size):

@@ -51,6 +51,21 @@ def share_ticks(top: float) -> list[float]:
     return [round(i * step, 10) for i in range(int(top / step + 1e-9) + 1)]
 
 
+def bin_edges(edges: NDArray[np.float64],
+              heights: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The inner edges between two bars, as (x, y) pairs of points for a line drawn in
+    pairs: at each edge with a bar either side, from 0 up to the lower bar (the outline
+    draws the rest). `edges` float (n + 1,), `heights` float (n,); x and y float (2m,)."""
+    if len(heights) < 2:
+        return np.zeros(0), np.zeros(0)
+    low = np.minimum(heights[:-1], heights[1:])
+    at = np.flatnonzero(low > 0)
+    x = np.repeat(edges[1:-1][at], 2)
+    y = np.zeros(2 * len(at))
+    y[1::2] = low[at]
+    return x, y
+
+
 def relevant_pairs(scores: Scores, judgments: Judgments | None,
                    pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
     """bool (n,): whether each pair's document is judged relevant (grade > 0) to its query."""
@@ -90,8 +105,15 @@ class ScoreDistribution(ChartPanel):
         self.curve_relevant = pg.PlotDataItem(stepMode="center", fillLevel=0,
                                               brush=pg.mkBrush(26, 127, 55, 130),
                                               pen=pg.mkPen(RELEVANT, width=2))
+        # each bin's edge, drawn from 0 to the lower of its two bars: two adjacent bins of the
+        # same height had drawn as one wide bar (rn 10: three relevant memories at 5.22, 5.60
+        # and 6.07 read as one 25 % bar from 5.2 to 6.1)
+        self.edges_other = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(OTHER, width=1))
+        self.edges_relevant = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(RELEVANT, width=1))
         item.addItem(self.curve_other)
+        item.addItem(self.edges_other)
         item.addItem(self.curve_relevant)
+        item.addItem(self.edges_relevant)
         self.legend.addItem(self.curve_relevant, "judged relevant")
         self.legend.addItem(self.curve_other, "other")
         self._legend_judged = True
@@ -222,10 +244,15 @@ class ScoreDistribution(ChartPanel):
             return
         top, share = self._tallest
         item = self.plot.getPlotItem()
-        # headroom for the legend at the top right: every bar ends below it
+        # headroom for the legend at the top right over the bars under it only: every bar
+        # ends below it, and the others reach near the top (rn 10: a tall bar left of the
+        # legend had its axis run to 200 % over a 100 % tick, the upper half empty)
         view = item.vb.height()
         cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3
-        y_top = top * 1.05 / max(0.4, 1.0 - cover)
+        under = self._tallest_under_legend()
+        # above the tallest bar, 5 % and 10 px at least: room for its tick's label ("100")
+        margin = max(1.05, 1.0 / (1.0 - 10.0 / view)) if view > 50 else 1.05
+        y_top = max(top * margin, under * 1.05 / max(0.4, 1.0 - cover))
         item.setYRange(0, y_top, padding=0)
         # counts are whole: no 0.5 ticks when the tallest bar is short
         axis = item.getAxis("left")
@@ -234,6 +261,23 @@ class ScoreDistribution(ChartPanel):
         # four ticks over what shows (a flat spread's 6 % tallest bar had a lone 0)
         axis.setTicks([[(v, f"{v:g}") for v in share_ticks(min(100.0, y_top))]] if share
                       else None)
+
+    def _tallest_under_legend(self) -> float:
+        """The tallest bar drawn under the legend's width at the top right (with a margin),
+        as the x range and the view's width are now; every bar's where the view is not laid
+        out yet."""
+        heights = [c.yData for c in (self.curve_relevant, self.curve_other)
+                   if c.yData is not None and len(c.yData) == len(self.edges) - 1]
+        if not heights or not len(self.edges):
+            return 0.0
+        tallest = np.maximum.reduce(heights)
+        vb = self.plot.getPlotItem().vb
+        if vb.width() <= 50:
+            return float(tallest.max(initial=0.0))
+        (x0, x1), _ = vb.viewRange()
+        covered = (self.legend.boundingRect().width() + 6 + 12) / vb.width()
+        left = x1 - covered * (x1 - x0)
+        return float(tallest[self.edges[1:] > left].max(initial=0.0))
 
     def _legend_for(self, judged: bool) -> None:
         """"judged relevant" in the legend only when there are judgments."""
@@ -263,9 +307,12 @@ class ScoreDistribution(ChartPanel):
 
             self.curve_other.setData(edges, drawn(other))
             self.curve_relevant.setData(edges, drawn(rel))
+            self.edges_other.setData(*bin_edges(edges, drawn(other)))
+            self.edges_relevant.setData(*bin_edges(edges, drawn(rel)))
         else:
-            self.curve_other.setData([], [])
-            self.curve_relevant.setData([], [])
+            for curve in (self.curve_other, self.curve_relevant, self.edges_other,
+                          self.edges_relevant):
+                curve.setData([], [])
 
     # -- the threshold line -------------------------------------------------------------------
 

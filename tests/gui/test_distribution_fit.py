@@ -1,0 +1,63 @@
+"""The score distribution's bars fill its height where the legend does not cover them, and
+each bin's edge is drawn (rn 10: code-repo's c9ade776950 had its axis run to about 200 % over
+a 100 % top tick, the upper half empty; story's c02 drew three relevant memories at 5.22, 5.60
+and 6.07, one a bin, as one wide 25 % bar)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.distribution import ScoreDistribution, bin_edges
+
+
+def _panel(qtbot: QtBot, folder: str, model: str, query: str) -> ScoreDistribution:
+    s = open_session(SAMPLES / folder, model)
+    assert s.dataset is not None
+    s.select_query(s.dataset.queries.index[query])
+    panel = ScoreDistribution(s)
+    qtbot.addWidget(panel)
+    panel.resize(1264, 220)  # the window's chart strip at 1,280 × 800
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.redraw()
+    return panel
+
+
+def test_inner_edges_rise_to_the_lower_bar() -> None:
+    edges = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    x, y = bin_edges(edges, np.array([0.0, 2.0, 2.0, 1.0, 0.0]))
+    # 1.0 and 4.0 border an empty bin: the outline draws them
+    assert x.tolist() == [2.0, 2.0, 3.0, 3.0]
+    assert y.tolist() == [0.0, 2.0, 0.0, 1.0]
+    assert [a.size for a in bin_edges(edges[:2], np.array([3.0]))] == [0, 0]
+
+
+def test_a_tall_bar_clear_of_the_legend_reaches_near_the_top(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, "code-repo", "codeledger", "c9ade776950")
+    assert panel.share.isChecked() and int(panel.counts_relevant.sum()) == 1
+    vb = panel.plot.getPlotItem().vb
+    top = vb.viewRange()[1][1]
+    assert 100 < top < 115  # its one judged relevant file: a 100 % bar, not half the height
+    ticks = panel.plot.getPlotItem().getAxis("left")._tickLevels
+    assert max(v for v, _ in ticks[0]) == 100
+    # every bar under the legend still ends below it
+    legend = vb.mapSceneToView(panel.legend.sceneBoundingRect()).boundingRect()
+    heights = np.maximum(panel.curve_relevant.yData, panel.curve_other.yData)
+    under = panel.edges[1:] > min(legend.left(), legend.right())
+    assert (heights[under] <= min(legend.top(), legend.bottom())).all()
+
+
+def test_adjacent_relevant_bins_are_drawn_apart(qtbot: QtBot) -> None:
+    panel = _panel(qtbot, "story", "hybrid", "c02")
+    x = panel.edges_relevant.xData
+    assert x is not None
+    # the finding's scores (`workbench rank … --query-id c02`): a bin edge between each two
+    for lo, hi in ((5.22, 5.60), (5.60, 6.07)):
+        assert ((x > lo) & (x < hi)).any(), (lo, hi, x)
