@@ -383,19 +383,27 @@ class RankedTable(QWidget):
         never a signal's room in the legend: a note that comes or goes with a tick moves
         nothing below it."""
         s = self.session
-        rich, plain = [], []
+        rich, plain, tip = [], [], ""
         if self.model.cut is not None:
             skipped = len(self.model.skipped)
             said = (f"- - bundle: {self.model.cut - skipped} files"
                     + (f" ({skipped} skipped: over the budget)" if skipped else ""))
             rich.append(f"<span style='color:{CUT_PEN.name()}'>{esc(said)}</span>")
             plain.append(said)
+            # what the mark is, where the line may be out of sight (rn 9: no tooltip, the
+            # dashed line below the 8 rows shown)
+            tip = (f"The files above the orange dashed line in the table (under its first "
+                   f"{self.model.cut} rows) go into the bundle, the context the model hands "
+                   "over; the shaded rows below it are left out. Hover a shaded row's rank "
+                   "for why the bundle stopped there."
+                   + (" Greyed rows above the line were skipped: over the token budget."
+                      if skipped else ""))
         left = left_top_k(s)
         if left:
             said = f"left the top {s.k}: {', '.join(left)}"
             rich.append(f"<span style='color:#c0392b'>{esc(said)}</span>")
             plain.append(said)
-        self.notes.set_texts(" &nbsp; ".join(rich), " · ".join(plain))
+        self.notes.set_texts(" &nbsp; ".join(rich), " · ".join(plain), tip)
         self.notes.setVisible(bool(rich))
         self._fit_notes()
 
