@@ -32,6 +32,7 @@ from workbench.cli.common import (
 from workbench.core import engine
 from workbench.core.data import display_title
 from workbench.core.pipeline import MIN_DEPTH
+from workbench.core.score_places import score_decimals
 from workbench.textout import (
     display_width,
     explain_lines,
@@ -242,7 +243,8 @@ def _ranked_rows(pipe: Any, top: int) -> list[dict[str, Any]]:
 
 def cmd_rank(args: argparse.Namespace) -> int:
     _data_or_repo(args)
-    dataset = one_query(args, load_data(args))
+    data = load_data(args)
+    dataset = one_query(args, data)
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     say_fitted(pipe.model, pipe.dataset)
@@ -288,18 +290,21 @@ def cmd_rank(args: argparse.Namespace) -> int:
     header = ["rank", "id", *(["title"] if titled else []), "score",
               *(["rel"] if judged or any(r["relevance"] is not None for r in rows) else []),
               *(["bundle"] if marks else []), *signals]
-    # a model whose final scores are whole numbers (decision-memory's) shows them so: 54,
-    # not 54.0000, as explain and why print them, and its whole contributions too (6, not
-    # 6.0000); scores of 0 and 1 only are a score clamped to [0, 1] (vault-search's): 1.0000,
-    # as its other scores print (rv52 9: "1" among 0.5735)
-    whole = (all(float(r["score"]).is_integer() for r in rows)
-             and any(abs(float(r["score"])) > 1 for r in rows))
+    # the score column's decimals by the window's rule (`score_decimals`), over every score
+    # of the model, not the rows printed (rv 4): decision-memory's 54, not 54.0000, and 1 for
+    # a query whose scores are 1 and 0 only, as the window shows it (it had printed 1.0000);
+    # a score clamped to [0, 1] (vault-search's) 1.0000 beside 0.5735; whole contributions
+    # of whole scores whole too (6, not 6.0000), as explain and why print them
+    # (other scores at 4 decimals, as the contributions beside them that add up to them)
+    whole = score_decimals([float(r["score"]) for r in rows],
+                           every=_model_scores(pipe, data, params)) == 0
+    places = 0 if whole else 4
     whole_signals = {s for s in signals if whole and all(
         float(r["contributions"][s]).is_integer() for r in rows)}
 
     def table(title_width: int) -> list[list[Any]]:
         return [[r["rank"], r["id"], *([_clip(t, title_width)] if titled else []),
-                 f"{r['score']:.0f}" if whole else f"{r['score']:.4f}",
+                 f"{r['score']:.{places}f}",
                  *(["" if r["relevance"] is None else r["relevance"]] if "rel" in header
                    else []),
                  *([marks.get(r["doc"], "")] if marks else []),
@@ -343,6 +348,23 @@ def cmd_rank(args: argparse.Namespace) -> int:
         if shown.block:
             print("\nthe memory block the agent receives:\n" + shown.block)
     return EXIT_OK
+
+
+def _model_scores(pipe: Any, data: Any, params: Any) -> Any:
+    """float64: the scores the score column's decimals are chosen over, as the window chooses
+    them (`score_decimals`' `every`): every pair's score of the query ranked and, where these
+    are all whole numbers no larger than 1 (a query of decision-memory matching one token, or
+    none), of every query of the data as well, since whether a model's scores are whole is the
+    model's, not one query's (the window reads its whole result). Only then is the data run."""
+    total = np.asarray(pipe.run(metric_names=(), depth=1).scores.total, np.float64)
+    finite = total[np.isfinite(total)]
+    if (not finite.size or (finite != np.round(finite)).any() or np.abs(finite).max() > 1
+            or len(data.queries) < 2):
+        return total
+    from workbench.core.pipeline import Pipeline
+
+    more = Pipeline(pipe.model, data, params).run(metric_names=(), depth=1).scores.total
+    return np.concatenate([total, np.asarray(more, np.float64)])
 
 
 def _clamp_tie_note(pipe: Any, rows: list[dict[str, Any]]) -> str:

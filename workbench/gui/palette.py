@@ -5,11 +5,11 @@ colour everywhere."""
 from __future__ import annotations
 
 import html
-import math
-from collections.abc import Sequence
 
-import numpy as np
 from PySide6.QtGui import QColor
+
+# one rule for the window and `workbench rank` (core): the panels import it from here
+from workbench.core.score_places import score_decimals as score_decimals
 
 # Okabe–Ito, reordered so that the first three (most models' main signals) differ the most,
 # readable on white and distinguishable with the common colour-vision deficiencies; then
@@ -70,26 +70,3 @@ def number(value: float, places: int) -> str:
     if text.startswith("-"):
         return text[1:] if not text.strip("-0.") else "−" + text[1:]
     return text
-
-
-def score_decimals(scores: Sequence[float], terms: Sequence[float] | None = None,
-                   every: np.ndarray | None = None) -> int:
-    """Decimals of a score column, one for all its rows so the digits line up, and for the
-    `terms` a score is the sum of, shown beside it: none where every score and term is whole
-    and the model's scores are whole numbers (decision-memory's 54): every score of the
-    result (`every`, where given, so a query whose scores are 0 and 1 shows them as the
-    others do; else `scores`) whole and one past 1. Else about four significant digits of
-    the largest score (1.0000, 0.9947, 2.251, 15.32), as the ranked table shows it. Scores
-    of 0 and 1 only are a score clamped to [0, 1] (vault-search's): 1.0000, as its other
-    scores and `workbench rank` print it (rv52 9: "1" among 0.5735), its clamp −2.0000."""
-    finite = [abs(v) for v in scores if not math.isnan(v) and not math.isinf(v)]
-    parts = finite + [abs(v) for v in terms or [] if not math.isnan(v) and not math.isinf(v)]
-    if not finite:
-        return 0
-    pool = np.abs(np.asarray(finite if every is None else every, dtype=float))
-    pool = pool[np.isfinite(pool)]
-    whole = bool(len(pool)) and bool((pool == np.round(pool)).all()) and pool.max() > 1
-    if whole and all(v == int(v) for v in parts):
-        return 0
-    big = max(finite)
-    return 4 if big <= 1 else 3 if big < 10 else 2 if big < 100 else 1 if big < 1000 else 0
