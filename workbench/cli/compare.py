@@ -535,6 +535,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out += [format_table(*metric_table(comp, agree=True)), wrap(f"({DELTA_LEGEND})")]
         out += [wrap(f"note: {note}.") for note in length_notes(comp)]
         out += [wrap(f"note: {line}") for line in shipped_lines(comp)]
+        out += [wrap(f"note: {line}") for line in clamp_tie_lines(comp)]
     if figures:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
@@ -569,6 +570,35 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out += ["", *cost_lines(comp)]
     print("\n".join(out))
     return EXIT_OK
+
+
+def clamp_tie_lines(comp: Any) -> list[str]:
+    """Where results tied at 1 (clamped) take places within the first metric's cut-off on
+    some counted query, so that the model's tie order (`clamp_tie_order`: vault-search's file
+    path), not a score, decides their places there: how many queries, per configuration, with
+    what orders them, as rank and sweep say it (the best weights often win through such ties,
+    and obsidian-mcp may order them otherwise)."""
+    from workbench.cli.clamp_ties import TREC_TIES, tie_order, tie_queries
+    from workbench.cli.evaluate.sweep import cut_text
+    from workbench.report.text.compared import nouns
+
+    if not comp.metrics:
+        return []
+    cut, within = cut_text(comp.metrics[0])
+    counted = comp.counted
+    by_order: dict[str, list[str]] = {}
+    for i, config in enumerate(comp.configs):
+        order = tie_order(comp.model_of(i))
+        if not order:
+            continue
+        found = int(tie_queries(comp.results[i], cut, counted).sum())
+        if found:
+            by_order.setdefault(order, []).append(f"{config.name} on {found:,}")
+    _, queries = nouns(comp)
+    noun = f"judged {queries}" if comp.dataset.qrels else queries
+    return [f"{', '.join(names)} of the {int(counted.sum()):,} {noun}: results tied at 1 "
+            f"(clamped) take places {within}, {TREC_TIES.format(comp.metrics[0])}{order}"
+            for order, names in by_order.items()]
 
 
 def shipped_lines(comp: Any) -> list[str]:

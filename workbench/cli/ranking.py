@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.cli.clamp_ties import tie_order, tied_at_one
 from workbench.cli.common import (
     EXIT_OK,
     TYPED,
@@ -372,15 +373,12 @@ def _clamp_tie_note(pipe: Any, rows: list[dict[str, Any]]) -> str:
     clamped to it, what orders them, in the model's words (`clamp_tie_order`; "" for a model
     without one): the order is no score's (rv52 9). The tie is counted among every result, not
     the rows shown: with --top 1 it picks the one shown from all of them (dr7 3)."""
-    order = getattr(pipe.model, "clamp_tie_order", "")
+    order = tie_order(pipe.model)
     shown = sum(1 for r in rows if float(r["score"]) == 1.0)
     if not order or not shown:
         return ""
-    scores = pipe.run(metric_names=(), depth=len(rows)).scores
-    lo, hi = int(scores.row_ptr[0]), int(scores.row_ptr[1])
-    at_one = lo + np.flatnonzero((scores.total[lo:hi] == 1.0) & (scores.gate[lo:hi] == 0))
-    if len(at_one) < 2 or "clamp" not in scores.signals or not (
-            scores.contributions_of(at_one)[scores.signals.index("clamp")] < 0).any():
+    at_one = tied_at_one(pipe.run(metric_names=(), depth=len(rows)).scores, 0)
+    if not len(at_one):
         return ""
     if shown == len(at_one):
         return f"{shown} results tied at 1 (clamped): {order}"

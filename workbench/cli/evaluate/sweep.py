@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from workbench.cli.clamp_ties import TREC_TIES, tie_order
 from workbench.cli.common import (
     EXIT_OK,
     UsageError,
@@ -86,8 +87,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
         counted: list[tuple[int, Any]] = []
+        ties: list[Any] | None = [] if tie_order(model) and measured else None
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query,
-                        counted)
+                        counted, ties, _cut(measured[0]) if measured else 0)
     swept = points  # as measured, for --out; shown below as the parameter is written
     points = [(_shown(param, value), means) for value, means in points]
     # the injection figures' queries: the judged ones, as eval counts them, that are turns
@@ -157,6 +159,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         why = model.inert_params(pipe.prepared, pipe.params).get(args.sweep, "")
         if why:
             say(f"note: why {args.sweep}'s values tie on this data: {why}")
+    tied = _tie_note(args.sweep, points, best, first, ties, pipe, param, model) if ties else ""
+    if tied:
+        say(tied)
     if against:
         say(against)
     elif all(value != in_use for value, _ in points):
@@ -189,6 +194,45 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         write_outputs([("--out", out, text)])
         say(f"sweep written to {out}")
     return EXIT_OK
+
+
+def _cut(metric: str) -> int:
+    """The ranks `metric` reads: its @k, every rank (the run's depth) for one without."""
+    from workbench.core.metrics import parse_metric
+
+    try:
+        k = parse_metric(metric)[1]
+    except ValueError:  # cases, a bundle's figure: not a ranking's metric
+        k = None
+    return k if k is not None else 1 << 30
+
+
+def _tie_note(name: str, points: Any, best: list[int], metric: str, ties: list[Any],
+              pipe: Any, param: Any, model: Any) -> str:
+    """Where at a best value results tied at 1 (clamped) take places within the first
+    metric's cut-off on some judged query, so that the tie order decides what it reads there,
+    that said with what orders them (rank says it of one query: rv52 9; sweep had not, where
+    the best weights often win through such ties)."""
+    from workbench.core.tuning.data import dataset_nouns
+
+    at = [i for i in best if ties[i].any()]
+    if not at or len(best) == len(points):
+        return ""
+    many = dataset_nouns(pipe.dataset)[1]
+    judged = (int(pipe.judgments.judged_mask.sum()) if pipe.judgments is not None
+              else len(pipe.dataset.queries))
+    most = max(int(ties[i].sum()) for i in at)
+    values = ", ".join(row_label(param, points[i][0]) for i in at)
+    _, k = cut_text(metric)
+    return (f"note: at {name} = {values} (best), on {'up to ' if len(at) > 1 else ''}{most} "
+            f"of the {judged:,} judged {many} results tied at 1 (clamped) take places {k}, "
+            f"{TREC_TIES.format(metric)}{tie_order(model)}")
+
+
+def cut_text(metric: str) -> tuple[int, str]:
+    """`metric`'s cut-off (`_cut`) and the words for it: "within the first 10"."""
+    cut = _cut(metric)
+    return cut, (f"within the first {cut}" if cut < 1 << 30 else "in the ranking")
 
 
 def _among(dataset: Any, pipe: Any) -> tuple[int, str]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from workbench.cli.clamp_ties import tie_queries
 from workbench.cli.evaluate.counted import figure_mean, figure_queries
 from workbench.cli.evaluate.evaluation import _measure
 from workbench.core.data import Dataset
@@ -72,14 +73,17 @@ def _case_passes(dataset: Dataset, ranking: Any) -> Any:
 def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
            progress: Progress = NO_PROGRESS,
            per_query: list[dict[str, Any]] | None = None,
-           counted: list[tuple[int, LeftOut | None]] | None = None) -> list[Point]:
+           counted: list[tuple[int, LeftOut | None]] | None = None,
+           ties: list[Any] | None = None, cut: int = 0) -> list[Point]:
     """Each value of `name` in turn, measured as `eval` measures (`core.tune.sweep`, with the
     bundle figures), each value's per-query figures appended to `per_query` when given; the
     pipeline's parameters are left as they were found. The injection figures are the mean
     over the judged queries (every one without judgments) that are turns why-stats --live
     counts at each value (`counted.figure_queries`, as eval counts them: a manual
     search injects nothing, a disabled project's turn is not logged; rv51 3, 6): how many, and
-    what is left out (None: every query counts), appended to `counted` when given."""
+    what is left out (None: every query counts), appended to `counted` when given. `ties`:
+    where given, each value's judged queries (bool (Q,)) on which results tied at 1 (clamped)
+    take places within the first `cut` (`clamp_ties.tie_queries`)."""
     held = dict(pipe.params)
     points: list[Point] = []
     chars = None  # the documents' snippet lengths, for injected_tokens
@@ -104,6 +108,8 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
                     chars = snippet_chars(pipe.dataset)
                 each[figure] = figure_per_query(figure, measured, chars)
                 means[figure] = figure_mean(each[figure], mask)
+            if ties is not None:
+                ties.append(tie_queries(measured, cut, judged))
             if counted is not None:
                 counted.append((int(mask.sum()), left_out))
             points.append((value, means))

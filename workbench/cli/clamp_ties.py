@@ -1,0 +1,57 @@
+"""Results tied at a score clamped to 1 (vault-search's clamp₀¹): their order is no score's but
+the model's tie order (`Model.clamp_tie_order`), which the original system may not share
+(rv52 9). One detection for `rank`, `sweep` and `compare`: which results of a query tie at 1,
+and on which queries such a tie orders the results within a cut-off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+# how a metric reads results tied at 1 (`pipeline`: the ranking in trec_eval's order, as
+# trec_eval reads a run file): neither the model's tie order nor the original system's, so the
+# best weights of a sweep can win through such a tie
+TREC_TIES = ("where {} reads them in trec_eval's tie order (document id descending), not a "
+             "score's; ")
+
+
+def tie_order(model: Any) -> str:
+    """What orders a model's results tied at 1 (clamped), in its words; "" for a model
+    without a clamp tie order (every other model)."""
+    return str(getattr(model, "clamp_tie_order", ""))
+
+
+def tied_at_one(scores: Any, q: int) -> NDArray[np.int64]:
+    """The pair indices of query `q`'s results tied at 1 where the clamp made the tie: two or
+    more ungated results scoring exactly 1, one of them at least clamped down to it (a clamp
+    contribution below 0); empty otherwise (one result at 1, or a sum of exactly 1 that no
+    clamp made: the default weights 0.4 + 0.3 + 0.3)."""
+    none = np.zeros(0, np.int64)
+    if "clamp" not in scores.signals:
+        return none
+    lo, hi = int(scores.row_ptr[q]), int(scores.row_ptr[q + 1])
+    at_one = lo + np.flatnonzero((scores.total[lo:hi] == 1.0) & (scores.gate[lo:hi] == 0))
+    if len(at_one) < 2 or not (
+            scores.contributions_of(at_one)[scores.signals.index("clamp")] < 0).any():
+        return none
+    return at_one.astype(np.int64)
+
+
+def tie_queries(result: Any, cut: int, among: NDArray[np.bool_] | None = None
+                ) -> NDArray[np.bool_]:
+    """bool (Q,): the queries of a pipeline `Result` on which results tied at 1 (clamped) take
+    a place within the first `cut` of the ranking, so that their tie order decides which of
+    them are there or in what order (a metric @`cut` may read otherwise where the original
+    orders them its own way); only those `among` marks, where given (the judged ones)."""
+    n = len(result.ranking.count)
+    found = np.zeros(n, np.bool_)
+    for q in range(n):
+        if among is not None and not among[q]:
+            continue
+        k = min(cut, int(result.ranking.count[q]))
+        if not (np.asarray(result.ranking.scores[q, :k]) == 1.0).any():
+            continue
+        found[q] = len(tied_at_one(result.scores, q)) > 0
+    return found
