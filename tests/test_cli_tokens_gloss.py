@@ -25,8 +25,8 @@ def test_a_model_that_injects_counts_its_snippets(capsys: pytest.CaptureFixture[
                  "inject_min_score", "--values", "5,8"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert ("estimated as pi-lodestone does: each injected snippet's characters, whitespace "
-            "collapsed, cut to inject_snippet_chars (search_snippet_chars for a search) "
-            "characters around the query's terms, each cut end marked '…', / 4") in out
+            "collapsed, cut to 180 characters (inject_snippet_chars; 220, search_snippet_chars, "
+            "for a search) around the query's terms, each cut end marked '…', / 4") in out
     assert "up to 180 characters" not in out  # dr1 5: the setting's length, not 180
 
 
@@ -45,9 +45,9 @@ def test_eval_under_mode_search_glosses_what_each_search_returns(
     assert "tokens injected per query" not in out, out
     assert "each injected snippet's" not in out, out
     assert ("(injected_tokens: tokens each search returns (estimated as pi-lodestone does: "
-            "each returned snippet's characters, whitespace collapsed, cut to "
-            "search_snippet_chars characters around the query's terms, each cut end marked "
-            "'…', / 4; nothing is injected))") in out, out
+            "each returned snippet's characters, whitespace collapsed, cut to 220 characters "
+            "(search_snippet_chars) around the query's terms, each cut end marked '…', / 4; "
+            "nothing is injected))") in out, out
     assert "up to 180 characters" not in out, out  # dr1 5: the setting's length, not 180
 
 
@@ -65,6 +65,40 @@ def test_sweep_under_mode_search_glosses_what_each_search_returns(
     assert "tokens injected per query" not in out, out
     assert "each injected snippet's" not in out, out
     assert ("tokens each search returns (estimated as pi-lodestone does: each returned "
-            "snippet's characters, whitespace collapsed, cut to search_snippet_chars "
-            "characters around the query's terms, each cut end marked '…', / 4; nothing is "
-            "injected)") in out, out
+            "snippet's characters, whitespace collapsed, cut to 220 characters "
+            "(search_snippet_chars) around the query's terms, each cut end marked '…', / 4; "
+            "nothing is injected)") in out, out
+
+
+def test_the_gloss_says_the_snippet_lengths_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    """rv 3: the gloss named inject_snippet_chars, not its value: at 300 it read as at 180."""
+    assert main(["eval", str(SAMPLES / "decisions"), "-m", "decision-memory", "-p",
+                 "inject_snippet_chars=300", "-p", "search_snippet_chars=90"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("cut to 300 characters (inject_snippet_chars; 90, search_snippet_chars, for a "
+            "search) around the query's terms") in out, out
+
+
+def test_a_sweep_of_the_snippet_length_names_it_alone(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The swept length is each row's: named, not the value in use; the other is said."""
+    assert main(["sweep", str(SAMPLES / "decisions"), "-m", "decision-memory", "-s",
+                 "inject_snippet_chars", "--values", "100,300"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("cut to inject_snippet_chars characters (220, search_snippet_chars, for a "
+            "search) around the query's terms") in out, out
+
+
+def test_a_compare_of_two_models_glosses_each_one_s_method(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rv 3: decision-memory counts its own snippets, bm25 is estimated at 180 characters of
+    each result's text; the gloss had said decision-memory's method alone."""
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory,bm25",
+                 "--metrics", "ndcg@10,injected_tokens", "--movers", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("decision-memory: estimated as pi-lodestone does: each injected snippet's "
+            "characters, whitespace collapsed, cut to 180 characters (inject_snippet_chars; "
+            "220, search_snippet_chars, for a search) around the query's terms, each cut end "
+            "marked '…', / 4; bm25: bm25 injects no snippet of its own: estimated as "
+            "pi-lodestone would inject these results, each result's text whitespace "
+            "collapsed, up to 180 characters, / 4") in out, out

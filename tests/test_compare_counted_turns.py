@@ -42,8 +42,8 @@ def test_compare_counts_the_injections_only(tmp_path: Path,
     assert "mean over the 3 of the 5 queries counted (see the notes)" in flat
     # the tokens estimated in eval's words
     assert ("estimated as pi-lodestone does: each injected snippet's characters, whitespace "
-            "collapsed, cut to inject_snippet_chars (search_snippet_chars for a search) "
-            "characters around the query's terms, each cut end marked '…', / 4") in flat
+            "collapsed, cut to 180 characters (inject_snippet_chars; 220, search_snippet_chars, "
+            "for a search) around the query's terms, each cut end marked '…', / 4") in flat
 
 
 def test_report_counts_the_injections_only(tmp_path: Path,

@@ -134,10 +134,10 @@ def test_sweep_says_which_values_leave_what_out(tmp_path: Path,
             "search returns; none is injected") in flat
     # and injected_tokens glossed so at those values, as eval glosses it (rv52 1)
     assert ("tokens injected per query (estimated as pi-lodestone does: each injected "
-            "snippet's characters, whitespace collapsed, cut to inject_snippet_chars "
-            "(search_snippet_chars for a search) characters around the query's terms, each cut "
-            "end marked '…', / 4; at mode = search, what each search returns: nothing is "
-            "injected)") in flat
+            "snippet's characters, whitespace collapsed, cut to 180 characters "
+            "(inject_snippet_chars; 220, search_snippet_chars, for a search) around the query's "
+            "terms, each cut end marked '…', / 4; at mode = search, what each search returns: "
+            "nothing is injected)") in flat
     assert "the mean over the queries counted at each value, of 5 (see the notes)" in flat
 
 

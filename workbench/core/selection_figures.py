@@ -20,7 +20,7 @@ None of them is better high or low: they are the cost side of a trade-off, never
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.engine import Model
+from workbench.core.params import value_text
 from workbench.core.ranking import Ranking, Scores, Selection, rank
 
 PerQuery = NDArray[np.float64]
@@ -142,7 +143,8 @@ def _lengths(queries: NDArray[np.integer[Any]], docs: NDArray[np.integer[Any]],
     return np.asarray(chars[docs], np.float64)
 
 
-def tokens_gloss(model: Any, searches_only: bool = False) -> str:
+def tokens_gloss(model: Any, searches_only: bool = False, params: Mapping[str, Any] | None = None,
+                 swept: str = "") -> str:
     """How injected_tokens is estimated, for this model: the characters of each result's
     snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
     vault-search) is told what stands in for one (it had been "snippet characters" of models
@@ -150,7 +152,9 @@ def tokens_gloss(model: Any, searches_only: bool = False) -> str:
     `searches_only` (every query a manual search), what each search returns, as why-stats
     says it (dr7 4: "tokens injected per query" had stood under "none is injected"). A model
     that shows snippets is told which parameter cuts them (dr1 5: it had said "up to 180
-    characters" whatever inject_snippet_chars or search_snippet_chars was)."""
+    characters" whatever inject_snippet_chars or search_snippet_chars was), and, with the
+    `params` in use, at what value (rv 3: the parameter alone had been named); a parameter
+    `swept` is named alone, its value each row's."""
     if not hasattr(model, "injections"):
         how = "whitespace collapsed, up to 180 characters, / 4"
         if searches_only:
@@ -158,14 +162,37 @@ def tokens_gloss(model: Any, searches_only: bool = False) -> str:
                     f"returned result's text {how}; nothing is injected)")
         return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would "
                 f"inject these results, each result's text {how}")
-    cut = ("whitespace collapsed, cut to {} characters around the query's terms, each cut "
-           "end marked '…', / 4")
+
+    def value(name: str) -> str:  # "" where no value is at hand, or it is each row's
+        return ("" if params is None or name == swept or name not in params
+                else value_text(params[name]))
+
+    inject, search = value("inject_snippet_chars"), value("search_snippet_chars")
+    cut = ("whitespace collapsed, cut to {} around the query's terms, each cut end marked "
+           "'…', / 4")
     if searches_only:
+        to = (f"{search} characters (search_snippet_chars)" if search
+              else "search_snippet_chars characters")
         return (f"tokens each search returns (estimated as pi-lodestone does: each returned "
-                f"snippet's characters, {cut.format('search_snippet_chars')}; nothing is "
-                f"injected)")
-    return ("estimated as pi-lodestone does: each injected snippet's characters, "
-            + cut.format("inject_snippet_chars (search_snippet_chars for a search)"))
+                f"snippet's characters, {cut.format(to)}; nothing is injected)")
+    to = (f"{inject or 'inject_snippet_chars'} characters ("
+          + ("inject_snippet_chars; " if inject else "")
+          + (f"{search}, search_snippet_chars, for a search)" if search
+             else "search_snippet_chars for a search)"))
+    return "estimated as pi-lodestone does: each injected snippet's characters, " + cut.format(to)
+
+
+def tokens_glosses(glosses: Sequence[tuple[str, str]]) -> str:
+    """One gloss of injected_tokens for several configurations, (name, `tokens_gloss`) each:
+    the one gloss where they agree, else each one's, named (rv 3: a comparison of
+    decision-memory, which counts its own snippets, with a model estimated at 180
+    characters had glossed the first model's method alone)."""
+    by_gloss: dict[str, list[str]] = {}
+    for name, gloss in glosses:
+        by_gloss.setdefault(gloss, []).append(name)
+    if len(by_gloss) == 1:
+        return next(iter(by_gloss))
+    return "; ".join(f"{', '.join(names)}: {gloss}" for gloss, names in by_gloss.items())
 
 
 def means(names: Sequence[str], result: Any, chars: PerQuery | None = None

@@ -222,7 +222,7 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
     over = (f"all {q:,} quer{'y' if q == 1 else 'ies'}" if counted == q
             else counted_text(counted, q, "query" if q == 1 else "queries"))
     for line in figure_glosses(figures, over, model,
-                               left_out is not None and left_out.searches_only):
+                               left_out is not None and left_out.searches_only, params=params):
         say(line)
     say("these say how much is returned, not how well (no judgments: give "
         f"{judgments_hint(args, dataset)} to measure quality)")

@@ -22,21 +22,25 @@ from workbench.textout import format_table, say
 
 
 def figure_glosses(shown: Sequence[str], over: str, model: Any,
-                   searches_only: bool = False, searches_at: str = "") -> list[str]:
+                   searches_only: bool = False, searches_at: str = "",
+                   params: Any = None, swept: str = "") -> list[str]:
     """The glosses of the selection figures shown, what they are the mean over said once
     where there are several (dr5 14: "mean over the 0 of the 2 queries counted (see the
     notes)" had come under each of three figures), as sweep says it. `searches_only`: every
     query is a manual search, so injected_tokens is what each returns (`tokens_gloss`);
     `searches_at`: where only some of sweep's values make every query one ("at mode =
-    search"), said of those."""
-    how = tokens_gloss(model) + (f"; {searches_at}, what each search returns: nothing is "
-                                 "injected" if searches_at else "")  # of injected_tokens
+    search"), said of those. `params`: the values in use, said in the gloss of
+    injected_tokens (its snippet lengths; rv 3), but for the parameter `swept`."""
+    params = model.schema.resolve(params) if params is not None else None
+    how = tokens_gloss(model, params=params, swept=swept) + (  # of injected_tokens
+        f"; {searches_at}, what each search returns: nothing is injected" if searches_at
+        else "")
 
     def gloss(m: str) -> str:
         if m != "injected_tokens":
             return metric_label(m)
         if searches_only:
-            return tokens_gloss(model, True)
+            return tokens_gloss(model, True, params, swept)
         return f"{metric_label(m)}, {how}"
 
     if len(shown) == 1:
@@ -97,7 +101,8 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         say(f"note: {line}")
     over = counted_text(judged if figures_over is None else figures_over, judged,
                         f"judged {one_of(many) if judged == 1 else many}")
-    for line in figure_glosses(shown, over, model, searches_only) if shown else ():
+    for line in figure_glosses(shown, over, model, searches_only, params=params
+                               ) if shown else ():
         say(line)
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know

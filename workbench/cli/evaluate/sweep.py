@@ -134,8 +134,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     for line in left_out:  # then what the figures are, as eval says them
         say(f"note: {line}")
-    for line in figure_glosses(figures, over, model, searches_only, searches_at
-                               ) if figures else ():
+    for line in figure_glosses(figures, over, model, searches_only, searches_at, params,
+                               args.sweep) if figures else ():
         say(line)
     say(_best_line(args.sweep, points, first, best, (param.low, param.high), param))
     from workbench.core.tuning.data import dataset_nouns, one_of

@@ -52,10 +52,11 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
         say(f"note: {line}")
     say(f"what each value returns, the mean over "
         f"{over or f'all {n:,} quer' + ('y' if n == 1 else 'ies')}:")
+    used = model.schema.resolve(params)  # its snippet lengths said, but the one swept
     for m in metrics:
         gloss = (metric_label(m) if m != "injected_tokens"
-                 else tokens_gloss(model, True) if searches_only
-                 else f"{metric_label(m)} ({tokens_gloss(model)}"
+                 else tokens_gloss(model, True, used, args.sweep) if searches_only
+                 else f"{metric_label(m)} ({tokens_gloss(model, params=used, swept=args.sweep)}"
                  + (f"; {searches_at}, what each search returns: nothing is injected)"
                     if searches_at else ")"))
         say(f"  {m.ljust(width)}  {gloss}", hang=width + 2)  # under the gloss

@@ -159,11 +159,19 @@ def turn_notes(comp: Comparison) -> list[str]:
     return [f"{', '.join(names)}: {line}" for line, names in lines.items()]
 
 
+def tokens_of(comp: Comparison) -> str:
+    """How injected_tokens is estimated, for each configuration with its values (its snippet
+    lengths): one gloss where they agree, else each one's, named (rv 3: of models apart, the
+    first model's method alone had been said)."""
+    from workbench.core.selection_figures import tokens_gloss, tokens_glosses
+
+    return tokens_glosses([(c.name, tokens_gloss(comp.model_of(i), params=comp.model_of(
+        i).schema.resolve(c.params))) for i, c in enumerate(comp.configs)])
+
+
 def figure_notes(comp: Comparison) -> list[str]:
     """What figure_table's rows and columns say: neither way better."""
     from workbench.core.metrics import metric_label
-    from workbench.core.selection_figures import tokens_gloss
-
     _, queries = nouns(comp)
     one = singular(queries)
     n = int(comp.counted.sum())
@@ -176,7 +184,7 @@ def figure_notes(comp: Comparison) -> list[str]:
     else:
         over = f"over the {queries} each counts, of the {n:,} {noun} (see the notes)"
     lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
-             + (f", {tokens_gloss(comp.model_of(0))}"
+             + (f", {tokens_of(comp)}"
                 if r.figure == "injected_tokens" else "") for r in comp.figures]
     lines += turn_notes(comp)
     lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
