@@ -198,9 +198,9 @@ def test_links_to_memories_not_in_the_corpus_are_listed_once(tmp_path: Path) -> 
     said = [w for w in warnings(ds) if "superseded_by or contradicts" in w]
     assert said == [
         f"{folder / 'corpus.jsonl'}:1: 2 memories naming in superseded_by or contradicts a "
-        "memory that is not in the corpus (read as given all the same: superseded_by decays or "
-        "archives the memory, contradicts fires its correction boost): m1 superseded_by 'm99', "
-        "m2 contradicts 'm98' (line 2)"]
+        "memory that is not in the corpus, read as set all the same: superseded_by decays or "
+        "archives the memory, contradicts fires its correction boost: m1 superseded_by \"m99\", "
+        "m2 contradicts \"m98\" (line 2)"]
     assert [d["decay"] for d in explained(ds, "m1", superseded_archive=False)["decays"]] == [
         "superseded"]
     assert [b["category"] for b in explained(ds, "m2")["boosts"]] == ["correction"]
@@ -226,11 +226,11 @@ def test_link_warnings_say_what_scoring_does_for_every_value_shape(tmp_path: Pat
                "boost")
     assert said == [
         f"{corpus}:3: 2 memories naming in superseded_by or contradicts a memory that is not in "
-        f"the corpus (read as given all the same: {applies}): m3 superseded_by 'm99', "
-        "m4 superseded_by '5' (line 4)",
+        f"the corpus, read as set all the same: {applies}: m3 superseded_by \"m99\", "
+        "m4 superseded_by 5 (line 4)",
         f"{corpus}:2: 3 memories whose superseded_by or contradicts names no memory (a blank "
-        "text, true, a fraction or an object is no id) yet is set, and read as set all the "
-        f"same: {applies}: m2 superseded_by ' ', m5 superseded_by true (line 5), "
+        "text, true, a fraction or an object is no id) yet is set, read as set all the "
+        f"same: {applies}: m2 superseded_by \" \", m5 superseded_by true (line 5), "
         'm6 superseded_by [" "] (line 6)',
         f"{corpus}:1: 3 memories whose superseded_by or contradicts is 0 or empty, read as not "
         "set, as false is: superseded_by neither decays nor archives the memory, contradicts "
@@ -245,6 +245,48 @@ def test_link_warnings_say_what_scoring_does_for_every_value_shape(tmp_path: Pat
                        "m4": ["superseded"], "m5": ["superseded"], "m6": ["superseded"],
                        "m7": ["superseded"], "m8": [], "m9": []}
     assert [b["category"] for b in explained(ds, "m9")["boosts"]] == []
+
+
+def test_link_values_are_written_as_the_file_writes_them(tmp_path: Path) -> None:
+    """rv 5: a link value was written two ways in one warning: an id as Python's 'm99' and
+    '5' (the file's 5), a value naming none as JSON (true, [" "]). Now each as the file has it,
+    JSON: "m99", 5, " "."""
+    folder = beir(tmp_path, [{"tier": "short", "contradicts": [5, "m98"]},
+                             {"tier": "short", "superseded_by": " "}])
+    said = " ".join(w for w in warnings(load_dataset(folder))
+                    if "superseded_by or contradicts" in w)
+    assert 'm1 contradicts 5, contradicts "m98"' in said, said
+    assert 'm2 superseded_by " "' in said, said
+    assert "'" not in said, said
+
+
+@pytest.mark.parametrize(("rule", "superseded"), [
+    ("set", ["m2", "m3", "m4"]), ("named", ["m3", "m4"]), ("in-corpus", ["m4"])])
+def test_link_rule_sets_which_links_count(tmp_path: Path, rule: str,
+                                          superseded: list[str]) -> None:
+    """rv 5 (REFERENCE §4: a decision where the document is silent is a parameter): which
+    superseded_by values mark a memory superseded, the default "set" as before (any value
+    read as true), "named" an id, "in-corpus" an id of the corpus; the warnings say so."""
+    folder = beir(tmp_path, [
+        {"tier": "short"},  # m1: the memory the others may name
+        {"tier": "short", "superseded_by": True},  # m2: names none
+        {"tier": "short", "superseded_by": "m99"},  # m3: names one not in the corpus
+        {"tier": "short", "superseded_by": "m1"}])  # m4: names m1
+    ds = load_dataset(folder)
+    got = [f"m{i}" for i in range(1, 5)
+           if explained(ds, f"m{i}", link_rule=rule, superseded_archive=False,
+                        exclude_archived=False, prefilter=False)["decays"]]
+    assert got == superseded
+    said = " ".join(w for w in warnings(ds, link_rule=rule) if "superseded_by" in w)
+    if rule == "set":
+        assert "(link_rule" not in said and said.count("read as set all the same") == 2
+    elif rule == "named":
+        assert ("names no memory (a blank text, true, a fraction or an object is no id) yet is "
+                "set, read as not set (link_rule named): superseded_by neither decays") in said
+        assert "not in the corpus, read as set all the same" in said
+    else:
+        assert ("not in the corpus, read as not set unless the same field names a memory of "
+                "the corpus too (link_rule in-corpus): superseded_by neither decays") in said
 
 
 def test_a_memory_with_no_date_at_all_is_said_and_explained(tmp_path: Path) -> None:

@@ -259,7 +259,7 @@ def test_live_parameters_need_no_re_prepare() -> None:
     assert {"boost_emphasis", "stale_short", "limit", "relevance", "k1"} <= set(live)
     assert {x.name for x in m.schema.stage("prepare")} == {
         "now", "fields", "stop_words", "stemmer", "mentions_from_access",
-        "not_but_fires_correction", *(f"phrases_{c}" for c in CATEGORIES)}
+        "not_but_fires_correction", "link_rule", *(f"phrases_{c}" for c in CATEGORIES)}
     base = resolve_params(m)
     prep = prepare(m, ds, base, use_cache=False)
     changed = resolve_params(m, {"boost_failure": 0.05, "base_long": 0.6, "k1": 2.0,

@@ -16,9 +16,10 @@ boosts read `text`; the relevance reads title and text. Metadata fields (all opt
   at least 0; true or a word as absent; each named by `data_warnings`)
 - `superseded_by`: id of the memory that replaced it (or `superseded`: true)
 - `contradicts`: id of an earlier memory it contradicts (fires the correction category)
-  (either link is set by any value read as true, an id or a list of ids, even one not in the
-  corpus or naming none; 0, false, "", [] and {} leave it unset: `prepared.link_set`. Each value
-  that is not an id of the corpus is named by `data_warnings`)
+  (by default either link is set by any value read as true, an id or a list of ids, even one
+  not in the corpus or naming none; the `link_rule` parameter can ask for an id, or one of the
+  corpus; 0, false, "", [] and {} leave it unset: `prepared.link_set`. Each value that is not
+  an id of the corpus is named by `data_warnings`, as the file writes it)
 
 Queries (`queries.jsonl`) may carry `metadata.now` (ISO 8601): the pinned clock. Else the `now`
 parameter, else the newest timestamp in the corpus (an unreadable `now` is named, and falls

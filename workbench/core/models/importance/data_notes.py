@@ -15,6 +15,7 @@ from workbench.core.models.importance.prepared import (
     count_notes,
     default_clock_source,
     link_set,
+    linked_ids,
 )
 from workbench.core.models.importance.rules import OUTCOMES, TIERS, outcome_index, tier_index
 from workbench.core.params import Params
@@ -33,16 +34,27 @@ _NEITHER = _TIME + "with no readable {other} either, it is among the memories wi
 _LINKS = ("superseded_by", "contradicts")
 _APPLIES = ("superseded_by decays or archives the memory, contradicts fires its correction "
             "boost")
-_LINK_NOTES = {
-    "dangling": "naming in superseded_by or contradicts a memory that is not in the corpus "
-                f"(read as given all the same: {_APPLIES})",
-    "nameless": "whose superseded_by or contradicts names no memory (a blank text, true, a "
-                "fraction or an object is no id) yet is set, and read as set all the same: "
-                + _APPLIES,
-    "unset": "whose superseded_by or contradicts is 0 or empty, read as not set, as false is: "
-             "superseded_by neither decays nor archives the memory, contradicts fires no "
-             "boost (memory 0 is named as the text \"0\")",
-}
+_NOT_APPLIED = ("superseded_by neither decays nor archives the memory, contradicts fires no "
+                "boost")
+
+
+def _link_notes(rule: str) -> dict[str, str]:
+    """What each kind of link value is, and how the link_rule parameter reads it: a value
+    naming a memory not in the corpus, one naming none, one read as not set (dr3 3)."""
+    dangling = ("as set all the same" if rule != "in-corpus"
+                else "as not set unless the same field names a memory of the corpus too "
+                "(link_rule in-corpus)")
+    nameless = "as set all the same" if rule == "set" else f"as not set (link_rule {rule})"
+    return {
+        "dangling": "naming in superseded_by or contradicts a memory that is not in the corpus, "
+                    f"read {dangling}: "
+                    + (_APPLIES if rule != "in-corpus" else _NOT_APPLIED),
+        "nameless": "whose superseded_by or contradicts names no memory (a blank text, true, "
+                    f"a fraction or an object is no id) yet is set, read {nameless}: "
+                    + (_APPLIES if rule == "set" else _NOT_APPLIED),
+        "unset": "whose superseded_by or contradicts is 0 or empty, read as not set, as false "
+                 f"is: {_NOT_APPLIED} (memory 0 is named as the text \"0\")",
+    }
 
 
 def data_warnings(dataset: Dataset, params: Params) -> list[str]:
@@ -62,8 +74,9 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
     undated_at: list[str] = []
     # superseded_by/contradicts as scoring reads them (`prepared.link_set`): set but naming
     # ids not in the corpus, set but naming no id at all, present but read as not set (dr3 3)
-    links: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
-    links_at: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
+    notes = _link_notes(str(params["link_rule"]))
+    links: dict[str, list[str]] = {k: [] for k in notes}
+    links_at: dict[str, list[str]] = {k: [] for k in notes}
 
     def add(into: dict[str, list[str]], key: str, doc_id: str, item: str) -> None:
         into.setdefault(key, []).append(item)
@@ -88,12 +101,16 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
         for names, default in ((mentions, 1), (("dismissals",), 0)):
             for k, read in count_notes(m, names, default):
                 add(counts, k, d.id, f"{d.id} {read}")
-        said: dict[str, list[str]] = {k: [] for k in _LINK_NOTES}
+        said: dict[str, list[str]] = {k: [] for k in notes}
         for k in _LINKS:
             value = m.get(k)
             if link_set(value):
-                named = _linked(value)
-                said["dangling"] += [f"{k} {i!r}" for i in named if i not in ids]
+                # each value as the file writes it (JSON), the id 7 as 7, "m9" as "m9" (rv 5:
+                # a dangling id had been written '7', the others as JSON)
+                named = [v for v in (value if isinstance(value, list | tuple) else [value])
+                         if linked_ids(v)]
+                said["dangling"] += [f"{k} {_value_text(v)}" for v in named
+                                     if linked_ids(v)[0] not in ids]
                 if not named:
                     said["nameless"].append(f"{k} {_value_text(value)}")
             elif not (value is None or value is False
@@ -129,7 +146,7 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
                            "least 0 (a number, or one in a string, is read as its whole part, "
                            "at least 0; anything else is ignored): ")
                    + _some(items, places[k]))
-    for key, what in _LINK_NOTES.items():
+    for key, what in notes.items():
         if links[key]:
             n = len(links[key])
             out.append(_placed(links_at[key], f"{n} memor{'y' if n == 1 else 'ies'} {what}: ")
@@ -154,18 +171,9 @@ def _query_clocks(dataset: Dataset, params: Params) -> list[str]:
             + _some([with_value(dataset, qid, now) for qid, now in odd], where)]
 
 
-def _linked(value: object) -> list[str]:
-    """The memory ids a superseded_by or contradicts value names: one id, or a list of them
-    (a whole number as its digits; true or an object: none, as no id)."""
-    values = value if isinstance(value, list | tuple) else [value]
-    return [str(v).strip() for v in values if isinstance(v, str | int) and not isinstance(
-        v, bool) and str(v).strip()]
-
-
 def _value_text(value: object) -> str:
-    """A link value as the file writes it: a text quoted (' ' shows its blank), else JSON."""
-    if isinstance(value, str):
-        return repr(value)
+    """A link value as the file writes it, as JSON: a text in double quotes (" " shows its
+    blank), a number or true as written."""
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):

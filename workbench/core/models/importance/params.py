@@ -26,6 +26,9 @@ from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.text import STEMMERS, STOP_WORD_LISTS
 
 RELEVANCES = ("bm25-max", "bm25", "coverage")
+# which superseded_by / contradicts values mark a memory (`prepared.link_set`): the document
+# says only "link to new", so a decision of the workbench's, exposed (REFERENCE §4)
+LINK_RULES = ("set", "named", "in-corpus")
 GATES = ("superseded", "archived", "pre-filter")
 GATE_LABELS = {"superseded": "replaced", "archived": "archived", "pre-filter": "pre-filter"}
 
@@ -137,6 +140,12 @@ SCHEMA = ParamSchema([
                "superseded."), needs=("!superseded_archive",)),
     Param("superseded_archive", "Archive superseded", False, kind="bool",
           help="Gate superseded memories out of retrieval instead of decaying them."),
+    Param("link_rule", "Links that count", "set", kind="choice", choices=LINK_RULES,
+          stage="prepare", help="Which superseded_by or contradicts values mark a memory "
+          "(superseded; a contradiction): set: any value read as true, an id or not (a blank "
+          "text, true, a fraction), even one naming no memory of the corpus; named: a value "
+          "naming a memory id (a text or whole number, or a list holding one); in-corpus: one "
+          "naming a memory of the corpus. 0, false, \"\", [] and {} never do."),
     _shown(_f("resurface_threshold", "Resurface above", 0.8, "Importance above this: eligible "
               "for resurfacing, promote to long-term.")),
     _shown(_f("standard_threshold", "Standard retention from", 0.6, "Band: standard "
@@ -244,7 +253,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
                             "ultra_short_own_decay", "stale_ultra_short",
                             "stale_ultra_short_days", "whole_days", "undated_days")),
     ("dismiss", "Dismissal", ("dismissal", "dismiss_cap_count", "dismiss_cap")),
-    ("superseded", "Superseded", ("superseded_archive", "superseded_decay")),
+    ("superseded", "Superseded", ("superseded_archive", "superseded_decay", "link_rule")),
     ("archive", "Archive band", ("exclude_archived", "archive_threshold")),
     ("prefilter", "Pre-filter", ("prefilter", "prefilter_current", "prefilter_days",
                                  "prefilter_importance")),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,13 +150,28 @@ def count_notes(meta: Any, names: tuple[str, ...], default: int) -> list[tuple[s
     return out
 
 
-def link_set(value: Any) -> bool:
+def link_set(value: Any, rule: str = "set", ids: Container[str] = ()) -> bool:
     """Whether a `superseded_by` or `contradicts` value marks the memory (superseded; a
-    contradiction): any value Python reads as true — an id, a number other than 0, a list or
-    object with something in it, even a blank text such as " " or `true` — whether or not it
-    names a memory of the corpus; 0, false, "", [] and {} do not. The document only says "link
-    to new", and has no code to follow; `data_warnings` names every value not read as an id."""
-    return bool(value)
+    contradiction), by the `link_rule` parameter: "set" (the default), any value Python reads
+    as true — an id, a number other than 0, a list or object with something in it, even a
+    blank text such as " " or `true` — whether or not it names a memory of the corpus;
+    "named", a value naming an id (`linked_ids`); "in-corpus", one naming an id of `ids` (the
+    corpus's). 0, false, "", [] and {} never do. The document only says "link to new", and has
+    no code to follow; `data_warnings` names every value not read as an id of the corpus."""
+    if not value:
+        return False
+    if rule == "set":
+        return True
+    named = linked_ids(value)
+    return bool(named) if rule == "named" else any(i in ids for i in named)
+
+
+def linked_ids(value: object) -> list[str]:
+    """The memory ids a superseded_by or contradicts value names: one id, or a list of them
+    (a whole number as its digits; true, a fraction or an object: none, as no id)."""
+    values = value if isinstance(value, list | tuple) else [value]
+    return [str(v).strip() for v in values if isinstance(v, str | int) and not isinstance(
+        v, bool) and str(v).strip()]
 
 
 def last_access_ms(doc: Document) -> float:
@@ -229,15 +245,16 @@ def prepare_importance(dataset: Dataset, params: Params,
     matched = np.bincount(stats.post_pair, minlength=n_pairs).astype(np.float64)
     mention_fields = (("mentions", "access_count") if params["mentions_from_access"]
                       else ("mentions",))
+    rule, ids = str(params["link_rule"]), dataset.corpus.index
     return ImportancePrepared(
         n_docs=n, fired=fired, phrases=phrases,
         exclaim=np.array([exclamations(d.text) for d in docs], np.int64),
         tier=tier, outcome=outcome,
         mentions=np.array([_int(m, *mention_fields, default=1) for m in meta], np.int64),
         dismissals=np.array([_int(m, "dismissals", default=0) for m in meta], np.int64),
-        superseded=np.array([link_set(m.get("superseded_by")) or m.get("superseded") is True
-                             for m in meta], bool),
-        contradicts=np.array([link_set(m.get("contradicts")) for m in meta], bool),
+        superseded=np.array([link_set(m.get("superseded_by"), rule, ids)
+                             or m.get("superseded") is True for m in meta], bool),
+        contradicts=np.array([link_set(m.get("contradicts"), rule, ids) for m in meta], bool),
         clocks=clocks.astype(np.float64), inactive=inactive, undated=undated,
         query_clock=query_clock, query_n_terms=n_terms, bm25=stats,
         pair_flat=(query_clock[pair_query] * n + stats.cand).astype(np.intp),
