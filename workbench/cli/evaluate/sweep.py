@@ -32,7 +32,7 @@ from workbench.cli.output import check_outputs_apart, input_files, write_outputs
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.params import value_text
-from workbench.core.selection_figures import FIGURES, selects
+from workbench.core.selection_figures import FIGURES, SELECTION_PARAMS, selects
 from workbench.textout import format_table, progress_bar, say
 
 
@@ -71,6 +71,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         values = values_for(param, params[args.sweep], len(dataset.corpus))
     if not dataset.qrels and args.metrics is None and selects(model):
         metrics, figures = [], list(FIGURES)  # what each value returns, judged or not
+    cut_off = args.sweep in SELECTION_PARAMS or args.sweep in CUTS
+    if dataset.qrels and args.metrics is None and cut_off and not figures:
+        # a cut-off's best is a trade-off with how much it returns: shown beside the metrics
+        # (rv 8: they had stood alone, the trade-off said with nothing to read it by)
+        figures = ["results", "empty"]
     if not dataset.qrels and metrics:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against"
                          + (f"; --metrics {','.join(FIGURES)} sweeps what each value returns"
@@ -174,7 +179,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         say(f"note: {first} is the same at every value, and {', '.join(moved)} "
             f"{'is' if len(moved) == 1 else 'are'} not: rank by "
             f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
-    if not param.tunable and args.sweep in CUTS and len(best) < len(points):
+    if cut_off and param.tunable and len(best) < len(points):
+        # inject_min_score "best" at 0 with every candidate returned: as the window says it
+        say(f"note: {args.sweep} is a cut-off, not a quality setting: it decides how much is "
+            "returned" + (" (results and empty above)" if "results" in figures else "")
+            + ", so its best is a trade-off with that, not a better ranking")
+    elif not param.tunable and args.sweep in CUTS and len(best) < len(points):
         # vector_candidates "best" at 5 with r@100 at 0.61 for 20: a cut, read as quality
         say(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
             "tune leaves it out unless named): the metrics move with what it cuts or "
