@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -266,11 +266,6 @@ class TuneSettings(QWidget):
         # and the Keep box its longest choice (rt 7)
         self.pick.setMinimumWidth(max(self.pick.fontMetrics().horizontalAdvance(
             self.pick.itemText(i)) for i in range(self.pick.count())) + COMBO_CHROME)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        """`more`'s boxes as wide as these: its last column as wide as the budget's."""
-        super().resizeEvent(event)
-        self.grids[1].setColumnMinimumWidth(3, self.grids[0].cellRect(0, 3).width())
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
