@@ -7,6 +7,7 @@ the selected query scrolled out of view)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
@@ -75,3 +76,49 @@ def test_the_tune_column_fits_its_scroll_area(qtbot: QtBot, laptop: MainWindow,
         assert not cut, (size, viewport.width(), cut)
         button = panel.form.ship_only
         assert button.width() >= button.sizeHint().width(), size  # "Untick those" whole
+
+
+def test_choosing_the_tune_tab_does_not_re_split_the_window(qtbot: QtBot,
+                                                             laptop: MainWindow) -> None:
+    assert laptop.open_path(SAMPLES / "story")
+    view = laptop.queries.view
+    view.selectRow(12)
+    view.scrollTo(view.model().index(12, 0))
+    for size in SIZES:
+        laptop.resize(*size)
+        laptop.charts.setCurrentIndex(0)
+        settle(qtbot, laptop)
+        before = (laptop.v_split.sizes(), view.viewport().height())
+        assert view.viewport().rect().contains(view.visualRect(view.model().index(12, 0)))
+        tabs = laptop.charts
+        for i in [i for i in range(tabs.count()) if tabs.isTabVisible(i)] + [0]:
+            tabs.setCurrentIndex(i)
+            settle(qtbot, laptop)
+            now = (laptop.v_split.sizes(), view.viewport().height())
+            assert now == before, (size, tabs.tabText(i), before, now)
+            row = view.visualRect(view.model().index(12, 0))
+            assert view.viewport().rect().contains(row), (size, tabs.tabText(i))
+        assert tabs.tabText(tabs.indexOf(tune_tab(qtbot, laptop))) == "Tune"
+        assert laptop.v_split.sizes() == before[0]
+        # the form in that height: the tab itself does not scroll, one bar beside the form,
+        # the column's
+        panel = laptop.charts.panels["TunePanel"]
+        assert isinstance(panel, TunePanel)
+        assert not panel.form_area.verticalScrollBar().isVisible(), size
+
+
+def test_a_run_s_status_line_shows_only_with_its_text(qtbot: QtBot, laptop: MainWindow,
+                                                      tmp_path: Path) -> None:
+    """The empty line under the progress bar had taken 19 px of a chart tab's height."""
+    assert laptop.open_path(SAMPLES / "tea-beir", model="bm25")
+    panel = tune_tab(qtbot, laptop)
+    assert panel.status.text() == "" and not panel.status.isVisible()
+    panel.settings.storage.setText(str(tmp_path / "s.db"))
+    panel.settings.storage.textEdited.emit(panel.settings.storage.text())
+    panel.settings.budget.setValue(2)
+    panel.settings.validation.setCurrentIndex(panel.settings.validation.findData("none"))
+    with qtbot.waitSignal(panel.finished, timeout=120_000) as blocker:
+        blocker.connect(panel.stopped)
+        panel.start_button.click()
+    assert panel.status.text().startswith("done: 2 trials")
+    assert panel.status.isVisible()

@@ -37,7 +37,9 @@ APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
 ERROR = "color:#c0392b"
 FORM_WIDTH = 440  # px: the column's fields, the scroll bar beside them
-COLUMN_LEAST = 60  # px of the parameters' column kept however long the status line grows
+# px of the parameters' column kept however long the status line grows: two rows, so that the
+# form fits a chart tab's height at 1,280 × 800 (rn 3)
+COLUMN_LEAST = 48
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
 
@@ -437,6 +439,7 @@ class TuneForm(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet(MUTED)
         top.addWidget(self.status)
+        self.status.hide()  # until it has something to say (`TunePanel._say`)
         top.addWidget(self.settings)
         self.column = QScrollArea(self)
         self.column.setWidgetResizable(True)

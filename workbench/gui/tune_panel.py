@@ -411,6 +411,9 @@ class TunePanel(QWidget):
         # the command line's flag is the form's Storage field here ("give another --storage")
         self.status.setText(text.replace("give --storage FILE", "give a study storage file")
                             .replace("--storage", "study storage"))
+        # no blank line under the progress bar before a run: in a chart tab's height (rn 3)
+        # its 19 px had made the tab scroll
+        self.status.setVisible(bool(text))
 
     def _on_trial(self, report: Any) -> None:
         from workbench.core.tuning.objectives import direction

@@ -1,5 +1,6 @@
-"""Room for the Tune tab: the rows splitter made to give it its height while shown, given
-back when another tab is, unless the user moved the splitter meanwhile."""
+"""Room for the Tune tab where Tools ▸ Tune… asks for it: the rows splitter made to give it
+its height while shown, given back when another tab is, unless the user moved the splitter
+meanwhile. A click on the tab leaves the splitter where it is."""
 
 from __future__ import annotations
 
@@ -16,24 +17,25 @@ class TuneRoomMixin(ActionsState):
     """Tools ▸ Tune… and the Tune tab, with room for its charts."""
 
     def show_tune(self) -> None:
-        """The Tune tab, brought forward with room for its charts."""
+        """The Tune tab, brought forward with room for its charts: asked for by name, the
+        window may re-split for it (a click on the tab does not: `_on_tab`)."""
         charts = self.w.charts
         panel = charts.panels.get("TunePanel")
         if panel is None:
             return
-        if charts.currentWidget() is panel:
-            self._room_for_tune()  # already shown: no tab change to make the room
-        else:
-            charts.setCurrentWidget(panel)  # the tab change makes the room (`_on_tab`)
+        charts.setCurrentWidget(panel)
+        self._room_for_tune()
 
     def _on_tab(self, _index: int) -> None:
-        """A click on the Tune tab makes room for it as Tools ▸ Tune… does (else its charts
-        open 20 px tall, below the fold of its scroll area); another tab gives the room back,
-        where nobody moved the splitter since (the ranked table had stayed 2 rows tall)."""
+        """Another tab, or a Tune tab folded to its reason, gives back the room Tools ▸
+        Tune… took, where nobody moved the splitter since (the ranked table had stayed 2
+        rows tall). A click on the Tune tab takes none: the panel scrolls inside the room
+        every chart tab has (rn 3: the re-split had scrolled the selected query out of view
+        and left the ranked table 4 rows)."""
         panel = self.w.charts.panels.get("TunePanel")
-        if panel is not None and self.w.charts.currentWidget() is panel:
-            self._room_for_tune()
-        else:
+        if panel is None:
+            return
+        if self.w.charts.currentWidget() is not panel or not getattr(panel, "needs_room", True):
             self.give_back_tune_room()
 
     def give_back_tune_room(self) -> None:
