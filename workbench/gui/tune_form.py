@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from workbench.core.cases import has_cases
 from workbench.core.formats import dataset_splits, split_overlap
 from workbench.core.session import TuningSession
+from workbench.report.text.meanings import metric_meaning
 
 from .metric_names import combo_metric, fill_metric_combo, metric_label
 from .tune_params import MUTED, ParamChecklist
@@ -56,9 +57,41 @@ def metric_choices(session: TuningSession) -> list[str]:
     return out or ranking
 
 
+# each sampler's line, the combo's tooltip and its item's (rn 4)
+SAMPLER_TIPS = {
+    "tpe": "tpe: Optuna's Tree-structured Parzen Estimator: it models which values scored "
+           "well in the trials so far and tries more like them (the default)",
+    "cmaes": "cmaes: CMA-ES (covariance matrix adaptation evolution strategy): moves a "
+             "cloud of numeric values towards the better ones; choices and switches are "
+             "drawn at random",
+    "random": "random: each trial's values drawn at random within the ranges: the yardstick "
+              "for the others",
+    "grid": "grid: every point of a grid over the ticked parameters' ranges, whatever the "
+            "budget",
+}
+BUDGET_TIP = ("trials per study (each trial scores one set of values on the training "
+              "queries), or seconds in all")
+FOLDS_TIP = ("k: how many folds the queries are split into. Each fold's queries are held out "
+             "in turn: a study tunes on the other folds' queries and the fold scores its "
+             "values; a last study tunes on all the queries for the values Apply best offers")
+# the model's own objective where it is not the first metric card's: why, beside the combo
+OBJECTIVE_WHY = {"bundle_recall": "what CodeLedger selects its bundle for"}
+
+
+def headline_metric(session: TuningSession) -> str:
+    """The first metric card's metric: eval cases passing where the data has cases, else
+    nDCG at the window's k (`MetricStrip`)."""
+    if session.dataset is not None and has_cases(session.dataset):
+        return "cases"
+    return f"ndcg@{session.k}"
+
+
 BUDGET_CHROME = 30  # px a spin box takes beside its text: the arrows' column and the frame
 COMBO_CHROME = 36  # px a combo box takes beside its text: the arrow, padding and frame
 KIND_TIP = "per study (each fold has its own), or seconds in all"
+BUDGET_NOTE_TIP = ("A study continues from the trials its storage holds: Start adds only "
+                   "what the budget lacks. The storage is opened at Start, not before: until "
+                   "a run in this window, the line says \"up to\".")
 
 
 class TrainingSplit(NamedTuple):
@@ -150,6 +183,7 @@ class TuneSettings(QWidget):
         # 100,000 read "10000" in a box cut to its width at 1,280 px (rt 6): thousands
         # separated, and the box as wide as its largest value (`showEvent`)
         self.budget.setGroupSeparatorShown(True)
+        self.budget.setToolTip(BUDGET_TIP)
         self.budget_kind = QComboBox(self)
         self.budget_kind.addItems(["trials", "seconds"])
         self.budget_kind.setToolTip(KIND_TIP)
@@ -164,7 +198,10 @@ class TuneSettings(QWidget):
         self.folds.setRange(2, 20)
         self.folds.setValue(5)
         self.folds.setPrefix("k = ")
+        self.folds.setToolTip(FOLDS_TIP)
         self.sampler = QComboBox(self)  # filled by `set_choices`
+        self.sampler.setToolTip("how each trial's values are chosen:\n"
+                                + "\n".join(SAMPLER_TIPS.values()))
         self.pick = QComboBox(self)
         # short enough for the box at 1,280 px ("the best on trainin": rt 7)
         self.pick.addItem("surest gain", "bound")
@@ -179,6 +216,8 @@ class TuneSettings(QWidget):
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setPrefix("seed ")
+        self.seed.setToolTip("the sampler's random seed: the same seed, settings and data "
+                             "draw the same trials")
         self.storage = QLineEdit(self)
         self.storage.setPlaceholderText("studies.db in the cache folder")
         self.storage.setToolTip("an SQLite file, a journal file (.log: cheaper per trial when "
@@ -195,10 +234,15 @@ class TuneSettings(QWidget):
         self.budget_note.setWordWrap(True)
         # "up to" said in full here: a second line under Start had cost the parameters
         # 16 px at 1,024 × 768
-        self.budget_note.setToolTip("A study continues from the trials its storage holds: "
-                                    "Start adds only what the budget lacks. The storage is "
-                                    "opened at Start, not before: until a run in this window, "
-                                    "the line says \"up to\".")
+        self.budget_note.setToolTip(BUDGET_NOTE_TIP)  # with what a study is (`set_task_set`)
+        # where the metric tuned is not the first card's (codeledger's bundle recall beside
+        # nDCG@10), which and why, under the combo (rn 5: Apply best could lower the card
+        # watched while the run raised another metric)
+        self.objective_note = QLabel(self)
+        self.objective_note.setStyleSheet(MUTED)
+        self.objective_note.setWordWrap(True)
+        self.objective_note.hide()
+        self.headline = ""  # the first metric card's metric (`set_choices`)
         self.task_set = False  # repository tasks: auto is a time split (one study)
         self.nouns = "queries"  # the data's word for its queries (`dataset_nouns`, dr3 7)
         # what the note counts beyond the budget (`set_plan`): the trials stored in each
@@ -226,7 +270,9 @@ class TuneSettings(QWidget):
         self.labels: list[QLabel] = []
         for grid, part in zip(self.grids, rows, strict=True):
             owner = grid.parentWidget()
-            for i, pairs in enumerate(part):
+            for row, pairs in enumerate(part):
+                # the objective's note under the Metric row
+                i = row + 1 if grid is self.grids[0] and row > 0 else row
                 for j, (label, widgets) in enumerate(pairs):
                     line = QHBoxLayout()
                     for w in widgets:
@@ -239,9 +285,16 @@ class TuneSettings(QWidget):
                         grid.addLayout(line, i, 2, 1, 2)
             grid.setColumnStretch(1, 3)
             grid.setColumnStretch(3, 2)
+        self.grids[0].addWidget(self.objective_note, 1, 1, 1, 3)
+        tips = {"Budget": BUDGET_TIP, "Sampler": self.sampler.toolTip(),
+                "Validation": self.validation.toolTip(), "Keep": self.pick.toolTip(),
+                "Storage": self.storage.toolTip()}
+        for field_label in self.labels:  # each label's tooltip its field's
+            field_label.setToolTip(tips.get(field_label.text(), ""))
         self.validation.currentIndexChanged.connect(self._on_validation)
         self.objective.currentIndexChanged.connect(
             lambda *_: self.objective_changed.emit(combo_metric(self.objective)))
+        self.objective_changed.connect(self._note_objective)
         for signal in (self.budget.valueChanged, self.budget_kind.currentIndexChanged,
                        self.folds.valueChanged, self.sampler.currentIndexChanged):
             signal.connect(self._note_budget)
@@ -280,7 +333,41 @@ class TuneSettings(QWidget):
 
     def set_task_set(self, task_set: bool, nouns: str = "queries") -> None:
         self.task_set, self.nouns = task_set, nouns
+        # the data's own word kept (OpenVault's chat moments), said to be its queries
+        own = "" if nouns == "queries" else f" ({nouns}: this data's queries)"
+        self.folds.setToolTip(FOLDS_TIP.replace("queries", nouns) + own)
+        self.budget_note.setToolTip(
+            f"A study: one search of the parameters, its trials stored together. k-fold "
+            f"splits the {nouns} into k folds: for each fold a study tunes on the other "
+            f"folds' {nouns} and the fold held out scores its tuned values (the held-out "
+            f"verdict); then a last study tunes on all the {nouns}, for the values Apply "
+            f"best offers.{own}\n\n" + BUDGET_NOTE_TIP)
         self._note_budget()
+
+    def _note_objective(self, objective: str) -> None:
+        """Say which metric the run tunes where it is not the first metric card's."""
+        head = self.headline
+        differs = bool(objective) and bool(head) and objective != head
+        text = tip = ""
+        if differs:
+            why = OBJECTIVE_WHY.get(objective, "")
+            text = (f"{metric_label(objective)}: {why}; the cards lead with "
+                    f"{metric_label(head)}" if why else
+                    f"tunes {metric_label(objective)}; the cards lead with {metric_label(head)}")
+            meaning = metric_meaning(objective)
+            tip = (f"The run scores each trial on {metric_label(objective)}"
+                   + (f" ({meaning.removesuffix(' (higher is better)')})" if meaning else "")
+                   + f", not on {metric_label(head)}, the first metric card's metric and the "
+                   "one the comparison with a baseline is judged on: Apply best may lower "
+                   f"that card. Pick {metric_label(head)} here to tune what it shows.")
+        self.objective_note.setText(text)
+        self.objective_note.setToolTip(tip)
+        self.objective_note.setVisible(differs)
+        self.objective.setToolTip(tip or "the metric each trial is scored on: the mean over "
+                                  "the judged queries a study tunes on")
+        for field_label in self.labels:
+            if field_label.text() == "Metric":
+                field_label.setToolTip(self.objective.toolTip())
 
     def set_timed(self, timed: bool) -> None:
         """Offer the time split only where the queries have a time (repository tasks, dated
@@ -335,7 +422,7 @@ class TuneSettings(QWidget):
         # a grid runs every point whatever the budget (its plan line says so): the field
         # greyed, not reading "20 trials" over a run of thousands (rt 10)
         grid = self.sampler.currentText() == "grid"
-        for box, tip in ((self.budget, ""), (self.budget_kind, KIND_TIP)):
+        for box, tip in ((self.budget, BUDGET_TIP), (self.budget_kind, KIND_TIP)):
             box.setEnabled(not grid)
             box.setToolTip("the grid sampler runs every point of the grid: the budget does "
                            "not apply" if grid else tip)
@@ -372,9 +459,16 @@ class TuneSettings(QWidget):
         usable = i >= 0 and model.item(i).isEnabled()  # type: ignore[attr-defined]
         self.validation.setCurrentIndex(i if usable else 0)
 
-    def set_choices(self, metrics: list[str], samplers: tuple[str, ...]) -> None:
+    def set_choices(self, metrics: list[str], samplers: tuple[str, ...],
+                    headline: str = "") -> None:
+        """The metrics and samplers offered; `headline`: the first metric card's metric
+        (a note says so where the metric tuned is another)."""
+        self.headline = headline
         if self.sampler.count() == 0:
             self.sampler.addItems(list(samplers))
+            for i, name in enumerate(samplers):
+                self.sampler.setItemData(i, SAMPLER_TIPS.get(name, ""),
+                                         Qt.ItemDataRole.ToolTipRole)
         fill_metric_combo(self.objective, metrics, combo_metric(self.objective) or None)
         self.objective_changed.emit(combo_metric(self.objective))  # its signals were held
 
@@ -505,6 +599,11 @@ class TuneForm(QWidget):
             text += (f". What it can set, {labels}, only cuts each ranking's end, which cannot "
                      f"raise {metric}: a gain here ships only as a change to its code")
         self.ship_note.setText(text)
+        self.ship_note.setToolTip(
+            f"{target} has no setting for the parameters marked ⊘ (each row's tooltip says "
+            f"why): a value tuned for one shows what a change to {target}'s code would gain, "
+            "not a value its settings can take. Untick those: tune only what it can take, "
+            "the others kept at their current values" if n else "")
         self.ship_note.setVisible(bool(n))
         self.ship_only.setVisible(bool(n) and not useless)
 

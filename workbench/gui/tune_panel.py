@@ -38,6 +38,7 @@ from .tune_form import (
     ERROR,
     TuneForm,
     cannot_tune,
+    headline_metric,
     metric_choices,
     no_judgments_help,
     training_splits,
@@ -215,7 +216,8 @@ class TunePanel(QWidget):
         """The metrics offered follow the window's k (nDCG@5 at k 5); the ticks stay."""
         from workbench.core.tuning.study import SAMPLERS
 
-        self.settings.set_choices(metric_choices(self.session), SAMPLERS)
+        self.settings.set_choices(metric_choices(self.session), SAMPLERS,
+                                  headline_metric(self.session))
 
     def rebuild(self) -> None:
         """The parameter list and metrics for the session's model and dataset."""
@@ -244,7 +246,8 @@ class TunePanel(QWidget):
         unshipped = unshipped_reasons(model.id, [p.name for p in params])
         self.checklist.build(params, [n for n in names if n not in idle], inert, unshipped)
         self.form.set_unshipped(target_name(model.id), unshipped)
-        self.settings.set_choices(metric_choices(self.session), SAMPLERS)
+        self.settings.set_choices(metric_choices(self.session), SAMPLERS,
+                                  headline_metric(self.session))
         self.settings.set_splits(training_splits(self.session), self.session.split)
         from workbench.core.tuning.data import dataset_nouns, is_task_set
 

@@ -102,6 +102,11 @@ class ParamChecklist(QWidget):
             low = high = None
             if p.kind in ("float", "int") and p.low is not None and p.high is not None:
                 low, high = self._spin(p, p.low), self._spin(p, p.high)
+                span = f"(its whole range: {low.textFromValue(p.low)} to " \
+                       f"{high.textFromValue(p.high)})"
+                low.setToolTip(f"low: the least value of {p.label} the search tries {span}")
+                high.setToolTip(f"high: the greatest value of {p.label} the search tries "
+                                f"{span}")
                 self.grid.addWidget(low, i, 2)
                 self.grid.addWidget(high, i, 3)
             else:
