@@ -19,7 +19,7 @@ def _record(result: Any, model: Any, params: Any, dataset: Any, params_file: str
     verdict (`carry_verdict`: "kept", "moved", "neither" or ""): one record for the closing
     report and the file, so both give the same advice (dr3 4, 8, 11)."""
     from workbench.cli.tune_report import start_whose
-    from workbench.core.tuned_on import carry_verdict
+    from workbench.core.tuned_on import carry_verdict, start_unchanged
 
     values = {**model.schema.changed(params), **result.tuned}
     values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}
@@ -28,7 +28,9 @@ def _record(result: Any, model: Any, params: Any, dataset: Any, params_file: str
     # started from one, had read as the model's (T5, dr9 9); with -p's values (dr3 2, 12)
     whose = start_whose(result, model, params_file, assignments)
     note = of_result(result, dataset, model.id, values, start=start, whose=whose)
-    return carry_verdict(note, start, Path(params_file or "").name, result.final.kept_start)
+    # kept unchanged: the start kept with no setting moved to meet a constraint; a file whose
+    # record holds no values key had had a moved sufficiency written as "kept them unchanged"
+    return carry_verdict(note, start, Path(params_file or "").name, start_unchanged(result))
 
 
 def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
