@@ -245,6 +245,14 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             for name, value in final.best.items()]
     start = start_word(result, model)
     print(format_table(["parameter", start.rstrip("s"), "tuned", "changed"], rows))
+    back = getattr(final, "put_back", None)
+    if back:  # a value the objectives do not tell from its start's: the start's (rv53 d)
+        scored = " and ".join(f"{o}" for o in objectives)
+        say("put back to the starting value"
+            + ("s" if len(back) > 1 else "") + f", the training {scored} the same with "
+            + ("them" if len(back) > 1 else "it") + " as with the kept trial's draw (a tie goes "
+            "to the start): " + ", ".join(f"{n} (drawn {_v(v)}, start {_v(defaults.get(n))})"
+                                         for n, v in back.items()))
     edges = _at_a_narrowed_bound(result, model)
     if edges:
         say("kept at the end of a narrowed --range: " + "; ".join(edges)
@@ -268,7 +276,7 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
     one_study = any(f is final for f in result.folds)
     from workbench.core.tuning.pick import start_kept_because
 
-    why = start_kept_because(result.spec.pick)
+    why = getattr(final, "kept_why", "") or start_kept_because(result.spec.pick)
     # the start kept with a parameter no objective reads moved to meet the constraints
     # (`settle`): that one changes (dr8 1)
     but = (f" but for {moved_text(final.start_moved)}, which meets the constraints: only "
@@ -571,7 +579,14 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
         spread = True
         return f"{_m(min(values), name)}–{_m(max(values), name)}"
 
-    rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else "")
+    start_kept = getattr(fold, "kept_start", False)
+
+    def kept(p: dict[str, Any]) -> bool:  # the start kept: its row (rv53 a), or trial 0's
+        if start_kept:
+            return bool(p["number"] == "start" or p["params"] == fold.best)
+        return bool(p["number"] == fold.picked)
+
+    rows = [[f"{p['number']}" + (" (kept)" if kept(p) else "")
              + (f" (+{more} alike)" if more else ""),
              *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
              *(held_text(same, k, o) for k, o in enumerate(objectives) if held),
@@ -601,9 +616,14 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
             f"whatever its {others}. To ship another row ({worse} for {trade}), pass its "
             "values with -p, or bound "
             f"{others} with --constraint and tune {objectives[0]} alone")
-        if fold.front[0]["held_out"]:
-            say("the rows' held-out scores are not shown: a row chosen by them would be "
-                "tuned on the held-out queries (the kept row's are above)")
+    if start_kept and len(fold.front) > 1:
+        say(f"kept: the starting values — {fold.kept_why}. To ship another row, pass its "
+            f"values with -p, or bound {others} with --constraint and tune {objectives[0]} "
+            "alone")
+    if len(fold.front) > 1 and (fold.picked is not None or start_kept) \
+            and fold.front[0]["held_out"]:
+        say("the rows' held-out scores are not shown: a row chosen by them would be "
+            "tuned on the held-out queries (the kept row's are above)")
 
 
 def _settled_names(fold: Any) -> str:

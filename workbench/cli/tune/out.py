@@ -58,7 +58,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                      "an estimate for tuning this way, not a score of the values below")
     from workbench.core.tuning.pick import start_kept_because
 
-    why = start_kept_because(result.spec.pick)
+    why = result.final.kept_why or start_kept_because(result.spec.pick)
     from workbench.cli.tune_report import moved_text
 
     moved = moved_text(result.final.start_moved)

@@ -30,7 +30,7 @@ from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
-from workbench.core.tuning.settle import chosen_last, settle
+from workbench.core.tuning.settle import chosen_last, settle, settle_ties
 from workbench.core.tuning.space import SearchSpace
 from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study, release
 from workbench.core.tuning.validation import Mask, Validation
@@ -79,6 +79,13 @@ class FoldResult:
     # weighs and keeps it (dr8 1); empty where the start is kept as it is
     start_moved: dict[str, ParamValue] = field(default_factory=dict)
     start_moved_means: tuple[float, ...] = ()
+    # why the start was kept, where not for the pick's own reason (`pick.start_kept_because`):
+    # no trial met the constraints (rv53 b), or the Pareto front's start (rv53 a)
+    kept_why: str = ""
+    start_on_front: bool = False  # the settled start is a point of the Pareto front (rv53 a)
+    # values of the kept trial put back to their starts, the training objectives tied
+    # (`settle_ties`, rv53 d): name → the trial's own draw
+    put_back: dict[str, ParamValue] = field(default_factory=dict)
     # trials another process was still running when this result was built (`await_others`):
     # not counted in it, so a run that reads the study later may keep another
     running: int = 0
@@ -601,16 +608,6 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     n = st.n_done(study)
     nan = np.full(evaluator.n_queries, np.nan)
     train_default = tuple(masked_mean(defaults[o], train) for o in spec.objectives)
-    if not best:
-        # no trial met the constraints: this run would keep the starting values, so the
-        # fold's held-out queries are scored with them; dropping them would leave the
-        # estimate to the folds where tuning worked
-        held = nan.copy()
-        if test is not None:
-            held[test] = defaults[primary][test]
-        return FoldResult(label, study.study_name, n, {}, (), train_default, held, held.copy())
-    chosen: Any = best[0]
-    extra: dict[str, Any] = {}
     # the start settled as a kept trial is (a parameter no objective reads: nearest its start
     # that meets the constraints), before it is weighed: unsettled, sufficiency 0.95 broke
     # bundle_tokens <= 900, and a trial with no sure gain was kept in its place (dr8 1)
@@ -618,20 +615,44 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
                    {d.name: evaluator.base[d.name] for d in spec.space.dimensions})
     moved = {n: v for n, v in start.items() if not _same_value(v, evaluator.base[n])}
     at_start = evaluator.evaluate(start) if moved else defaults
-    if len(spec.objectives) == 1:
+    start_ok = all(c.excess(masked_mean(at_start[c.name], train)) <= 0
+                   for c in spec.constraints)
+    start_means = tuple(masked_mean(at_start[o], train) for o in spec.objectives)
+    if not best and not start_ok:
+        # no trial met the constraints, nor did the start: this run would keep the starting
+        # values, so the fold's held-out queries are scored with them; dropping them would
+        # leave the estimate to the folds where tuning worked
+        held = nan.copy()
+        if test is not None:
+            held[test] = defaults[primary][test]
+        return FoldResult(label, study.study_name, n, {}, (), train_default, held, held.copy())
+    chosen: Any = best[0] if best else None
+    extra: dict[str, Any] = {}
+    if not best:  # no trial met the constraints, the settled start does: kept (rv53 b)
+        extra = {"kept_start": True, "kept_why": "no trial met the constraints, and the "
+                 "starting values" + (" so settled" if moved else "") + " do"}
+    elif len(spec.objectives) == 1:
         chosen, extra = _pick(study, spec, evaluator, train, at_start, progress)
-    else:  # the front's best on the first objective (st.best_trials orders them so)
-        extra["picked"] = chosen.number
+    else:  # the front's best on the first objective (st.best_trials orders them so), the
+        # settled start one of the front where no trial dominates it (rv53 a)
+        chosen, extra = _front_pick(evaluator, spec, best, start_means, start_ok)
+    put_back: dict[str, ParamValue] = {}
     if chosen is None:  # the starting values kept, settled
         params = start
-        chosen_values = train_default
+        chosen_values = start_means
     else:
         params = _settle_idle(evaluator, spec.space.snap(chosen.params))
         # a parameter no objective reads (sufficiency under nDCG): nearest its start that
         # meets the constraints, not the value the trial drew at random (dr2 1)
         params = settle(evaluator, spec.space, spec.objectives, spec.constraints, train,
                         params)
+        # any other value the training objectives do not tell from its start's: put back
+        # (rv53 d)
+        params, put_back = settle_ties(evaluator, spec.space, spec.objectives,
+                                       spec.constraints, train, params)
         chosen_values = tuple(chosen.values)
+    if put_back:
+        extra["put_back"] = put_back
     tuned = evaluator.evaluate(params)
     if spec.constraints:
         extra["constrained"] = tuple(
@@ -647,10 +668,13 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     if test is not None:
         held_t[test] = tuned[primary][test]
         held_d[test] = defaults[primary][test]
-    front = []
+    front: list[dict[str, Any]] = []
     if len(spec.objectives) > 1:
         last = chosen_last(spec.space.names, spec.objectives, evaluator.model.schema.by_name)
         for t in best:
+            if extra.get("start_on_front") and _dominates(spec.objectives, start_means,
+                                                          t.values):
+                continue  # the start, a point of the front, is better on both (rv53 a)
             # each row settled as the kept one is: its values are the ones to pass with -p,
             # not the trial's random draw of a parameter no objective reads (dr8 2)
             values = (params if t.number == extra.get("picked") else
@@ -664,8 +688,53 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
                           "train": list(t.values),
                           "held_out": [masked_mean(per_q[o], test) for o in spec.objectives]
                           if test is not None else []})
+        if extra.get("start_on_front"):  # the settled start, a point of the front (rv53 a)
+            front.append({"number": "start", "params": start, "settled": list(moved),
+                          "train": list(start_means),
+                          "held_out": [masked_mean(at_start[o], test) for o in spec.objectives]
+                          if test is not None else []})
+            sign = 1.0 if direction(primary) == "maximize" else -1.0
+            # by the first objective, best first; a tie: the start first, as it is kept
+            front.sort(key=lambda row: (-sign * row["train"][0], row["number"] != "start"))
     return FoldResult(label, study.study_name, n, params, chosen_values,
                       train_default, held_t, held_d, front, **extra)
+
+
+def _front_pick(evaluator: Evaluator, spec: TuneSpec, front: Sequence[Any],
+                start: tuple[float, ...], start_ok: bool) -> tuple[Any, dict[str, Any]]:
+    """The trial a study of several objectives keeps from its Pareto front `front` (best
+    first objective first), None for the starting values, and what the report says of it.
+    The settled start (`start`: its training means) is a point of the front where it meets
+    the constraints (`start_ok`) and no trial is at least as good on every objective and
+    better on one; kept where its first objective is at least the front's best (a tie goes
+    to the start, as one objective's pick keeps it where no gain is sure). A trial that
+    scored the starting values (the study's first) is the start, kept as such."""
+    signs = [1.0 if direction(o) == "maximize" else -1.0 for o in spec.objectives]
+    mine = [s * v for s, v in zip(signs, start, strict=True)]
+
+    def dominates(t: Any) -> bool:
+        return _dominates(spec.objectives, t.values, start)
+
+    top = front[0]
+    if _is_start(evaluator, spec, top):
+        return None, {"kept_start": True, "picked": None,
+                      "kept_why": f"the starting values are the front's best {spec.objectives[0]}"
+                                  " on training"}
+    on_front = (start_ok and not any(_is_start(evaluator, spec, t) for t in front)
+                and not any(math.isnan(v) for v in mine) and not any(dominates(t) for t in front))
+    if on_front and mine[0] >= signs[0] * float(top.values[0]):
+        return None, {"kept_start": True, "picked": None, "start_on_front": True,
+                      "kept_why": f"no trial of the Pareto front scored a better training "
+                                  f"{spec.objectives[0]} than the starting values"}
+    return top, {"picked": top.number, "start_on_front": on_front}
+
+
+def _dominates(objectives: Sequence[str], a: Sequence[float], b: Sequence[float]) -> bool:
+    """Whether training means `a` are at least as good as `b` on every objective and better
+    on one (a Pareto front holds no point another dominates)."""
+    signs = [1.0 if direction(o) == "maximize" else -1.0 for o in objectives]
+    pairs = [(s * x, s * y) for s, x, y in zip(signs, a, b, strict=True)]
+    return all(x >= y for x, y in pairs) and any(x > y for x, y in pairs)
 
 
 def _settle_idle(evaluator: Evaluator, params: dict[str, Any]) -> dict[str, Any]:
