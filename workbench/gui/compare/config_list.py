@@ -14,6 +14,7 @@ new)` …), so tests and the menus drive the same code the dialogs do.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -135,7 +136,11 @@ class ConfigurationList(QWidget):
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
         s = session
+        # the configurations this list deleted, until Edit ▸ Undo brings one back: then the
+        # status line says so (it had gone on saying "deleted …" after the undo: r53 4)
+        self._deleted: list[tuple[SavedConfiguration, bool]] = []  # (it, back)
         subscribe_many(self, [(s.configurations.changed, self.refresh),
+                              (s.configurations.changed, self._say_restored),
                               (s.baseline_changed, self.refresh),
                               (s.model_changed, self._on_model_changed),
                               (s.params_changed, self._on_params_changed)])
@@ -402,10 +407,22 @@ class ConfigurationList(QWidget):
         if saved.tuned_on is not None:
             what.append("a tuning run's result")
         s.remove_configuration(name)
+        self._deleted.append((saved, False))
         # its tick kept by name: Edit ▸ Undo brings the row back as it was (a deleted name
         # is listed nowhere meanwhile)
         self.message.emit(f"deleted {name!r} ({'; '.join(what)}): Edit \u25b8 Undo (Ctrl+Z) "
                           "brings it back")
+
+    def _say_restored(self, *_: object) -> None:
+        """A configuration this list deleted is back (Edit ▸ Undo, after each Redo too): said,
+        under the name it came back as (a free one, where one saved since took its own)."""
+        for j, (saved, was_back) in enumerate(self._deleted):
+            back = next((c.name for c in self.session.configurations
+                         if replace(c, name=saved.name) == saved), None)
+            self._deleted[j] = (saved, back is not None)
+            if back is not None and not was_back:
+                self.message.emit(f"restored configuration {back!r}: Edit \u25b8 Undo "
+                                  "brought it back")
 
     def import_toml(self, path: str | Path) -> bool:
         s = self.session
