@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontInfo
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHeaderView, QWidget
 from pytestqt.qtbot import QtBot
 
 from tests.gui.test_compare_many_lists import _eight
@@ -21,6 +22,16 @@ def _px(widget: QWidget) -> int:
     """The pixel size `widget` draws its text at, its style sheet applied."""
     widget.ensurePolished()
     return QFontInfo(widget.font()).pixelSize()
+
+
+def _ink_height(header: QHeaderView, section: int) -> int:
+    """The height of the dark pixels (the text) drawn in `section` of `header`."""
+    image = header.grab().toImage()
+    x0 = header.sectionViewportPosition(section)
+    rows = [y for y in range(image.height())
+            if any(image.pixelColor(x, y).lightness() < 100
+                   for x in range(x0 + 2, x0 + header.sectionSize(section) - 2))]
+    return rows[-1] - rows[0] + 1 if rows else 0
 
 
 def test_presenting_the_explain_pane_s_lines_grow_with_its_table(
@@ -86,3 +97,30 @@ def test_a_1920_window_explaining_shows_a_and_the_clicked_list_without_a_scroll(
     view.show_query((view.lines_query() + 1) % len(view.comp.dataset.queries))
     qtbot.wait(30)
     assert view.lines.columns == list(range(8)) and bar.maximum() == 0
+
+
+def test_presenting_the_explain_table_s_head_grows_with_its_rows(
+        qtbot: QtBot, window: Any, styled: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """r53 5: the head "signal | A | B | Δ" had stayed at the style sheet's 13 px over rows
+    of the presenting type."""
+    view = _eight(qtbot, window, (1920, 1080), n=3)
+    _screen(view, monkeypatch, 1920, 1080)
+    header = view.explain.table.horizontalHeader()
+    assert _px(header) == 13
+    view.set_presentation(True)
+    view.showNormal()
+    view.resize(1920, 1080)
+    qtbot.wait(30)
+    _click(qtbot, view, 1, 2)
+    qtbot.wait(30)
+    item = view.explain.table.item(0, 1)
+    assert item is not None
+    row_px = QFontInfo(item.font()).pixelSize()
+    assert row_px >= 16
+    # the "A" over its column drawn in the rows' type: a capital's ink about 0.73 of the
+    # pixel size (13 px: 9 or 10 px of ink; 17 px: 12 or 13)
+    assert header.model().headerData(1, Qt.Orientation.Horizontal) == "A"
+    assert _ink_height(header, 1) >= 0.65 * row_px
+    view.set_presentation(False)
+    qtbot.wait(30)
+    assert _ink_height(header, 1) <= 0.8 * 13

@@ -193,6 +193,10 @@ class ExplainDiff(QWidget):
         self._label_px = (QFontInfo(font).pixelSize() if abs(self.font_scale - 1.0) > 1e-9
                           else None)
         self._style_labels()
+        # the head likewise: the application's style sheet held it at 13 px beside its
+        # scaled rows while presenting (r53 5)
+        self.table.horizontalHeader().setStyleSheet(
+            f"QHeaderView {{ font-size: {self._label_px}px; }}" if self._label_px else "")
         self._fit()
 
     def _item_fonts(self) -> None:
