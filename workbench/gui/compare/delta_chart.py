@@ -35,6 +35,7 @@ from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
 from workbench.report.text import per_query, trained_pair
 
+from .chart_words import below_lines, fitted_caption
 from .rank_rows import HIGHLIGHT, points, scaled_font
 
 
@@ -164,9 +165,19 @@ class QueryDeltaChart(QWidget):
         return int((d > 0).sum()), int((d == 0).sum()), int((d < 0).sum())
 
     def caption(self) -> str:
+        return self._wordings()[0]
+
+    def shown_caption(self) -> str:
+        """The caption as drawn: worded shorter where the whole one wraps to more than
+        three lines (`chart_words.fitted_caption`); whole in the tooltip then."""
+        return fitted_caption(QFontMetricsF(self._bold()), self.width() - 12, self._wordings())
+
+    def _wordings(self) -> list[str]:
+        """The caption, whole, then without the pair (the query line above names it), then
+        without "per query"."""
         comp = self.comparison
         if comp is None:
-            return self.empty_text
+            return [self.empty_text]
         a, b = comp.configs[0].name, comp.configs[self.index].name
         # the report's words for the same bars (`report.text.per_query`): against training
         # scores "higher / the same / lower", no gain called a gain (the window had said
@@ -174,14 +185,16 @@ class QueryDeltaChart(QWidget):
         tally = per_query(comp, self.index, self.metric_name).tally
         # a glyph kept with its count: the title had wrapped between "▼" and "20 worsened"
         tally = tally.replace("▲ ", "▲\u00a0").replace("▼ ", "▼\u00a0")
-        text = f"{metric_label(self.metric_name)}: {b} − {a}, per query — {tally}"
+        tail = ""
         # the judged queries set aside as tuned on are no "queries without judgments"
         aside = min(comp.set_aside, self._unjudged)
         if self._unjudged - aside:
-            text += f"; {self._unjudged - aside} without judgments left out"
+            tail += f"; {self._unjudged - aside} without judgments left out"
         if aside:
-            text += f"; {aside} tuned on set aside"
-        return text
+            tail += f"; {aside} tuned on set aside"
+        metric = metric_label(self.metric_name)
+        return [f"{metric}: {b} − {a}, per query — {tally}{tail}",
+                f"{metric} per query — {tally}{tail}", f"{metric}: {tally}{tail}"]
 
     def bar_center(self, n: int) -> QPoint:
         """The centre of bar `n` (left to right) in widget coordinates."""
@@ -204,7 +217,7 @@ class QueryDeltaChart(QWidget):
         fm = QFontMetricsF(self._bold())
         width = self.width() - 12
         flags = Qt.TextFlag.TextWordWrap
-        box = fm.boundingRect(QRectF(0, 0, width, 1000), int(flags), self.caption())
+        box = fm.boundingRect(QRectF(0, 0, width, 1000), int(flags), self.shown_caption())
         return QRectF(6, 4, width, box.height() + 2)
 
     def _layout(self) -> _Layout:
@@ -218,7 +231,8 @@ class QueryDeltaChart(QWidget):
         ticks = nice_ticks(lo, hi)
         axis_w = max(fm.horizontalAdvance(_tick_text(t, _digits(ticks))) for t in ticks) + 12
         top = self._caption_rect().bottom() + fm.height() * 0.6
-        bottom = self.height() - fm.height() * 1.8
+        below = below_lines(fm, self.width() - 8, len(self._deltas))
+        bottom = self.height() - fm.height() * (0.8 + len(below))
         plot = QRectF(6 + axis_w, top, max(10.0, self.width() - axis_w - 18),
                       max(10.0, bottom - top))
         return _Layout(plot, lo, hi, len(self._deltas))
@@ -248,6 +262,8 @@ class QueryDeltaChart(QWidget):
             query = self.comparison.dataset.queries[int(self._queries[j])]
             tip = (f"{query.id}: {query.text}\n"
                    f"{metric_label(self.metric_name)} Δ {signed(float(self._deltas[j]), 4)}")
+        elif self.shown_caption() != self.caption():  # worded shorter: whole here
+            tip = self.caption()
         self.setToolTip(tip)
         super().mouseMoveEvent(event)
 
@@ -258,7 +274,7 @@ class QueryDeltaChart(QWidget):
         p.fillRect(self.rect(), QColor("white"))
         p.setFont(self._bold())
         p.setPen(QColor(INK))
-        p.drawText(self._caption_rect(), int(Qt.TextFlag.TextWordWrap), self.caption())
+        p.drawText(self._caption_rect(), int(Qt.TextFlag.TextWordWrap), self.shown_caption())
         p.setFont(self._font)
         if self.comparison is None:
             p.end()
@@ -287,11 +303,8 @@ class QueryDeltaChart(QWidget):
         # not fit (at 1,024 px it was cut at both ends)
         below = QRectF(4, lay.plot.bottom() + 2, self.width() - 8,
                        self.height() - lay.plot.bottom() - 2)
-        n = len(self._deltas)
-        fm = QFontMetricsF(p.font())
-        texts = (f"{n} judged queries, sorted by Δ (click a bar)",
-                 f"{n} queries by Δ (click a bar)", f"{n} queries by Δ")
-        text = next((t for t in texts if fm.horizontalAdvance(t) <= below.width()), texts[-1])
+        text = "\n".join(below_lines(QFontMetricsF(p.font()), below.width(),
+                                     len(self._deltas)))
         p.drawText(below, Qt.AlignmentFlag.AlignCenter, text)
         self.axis_text = text  # what was drawn (tests)
         p.end()
