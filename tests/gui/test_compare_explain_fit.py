@@ -124,3 +124,24 @@ def test_presenting_the_explain_table_s_head_grows_with_its_rows(
     view.set_presentation(False)
     qtbot.wait(30)
     assert _ink_height(header, 1) <= 0.8 * 13
+
+
+def test_at_1024_the_explain_table_shows_its_last_row(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """r53 5: at 1,024 × 768 the table's last row, size penalty, had been below its fold
+    (the pane's detail named the query on two lines the line above the lists names too)."""
+    view = _eight(qtbot, window, (1024, 768), n=2)
+    _click(qtbot, view, 1, 2)
+    qtbot.wait(30)
+    table = view.explain.table
+    assert table.rowCount() == 10
+    last = table.item(table.rowCount() - 1, 0)
+    assert last is not None and last.text() == "size penalty"
+    room = table.viewport().height()
+    bottoms = [table.visualRect(table.model().index(r, 0)).bottom() + 1
+               for r in range(table.rowCount())]
+    assert max(bottoms) <= room, (bottoms, room)
+    # the query it is explained on, in the line above the lists and the detail's tooltip
+    query = view.comp.dataset.queries[view.lines_query()]
+    assert view.query_label.text().startswith(f"{query.id}: ")
+    assert view.explain.detail.toolTip().startswith(f"query {query.id} “")

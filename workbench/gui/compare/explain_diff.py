@@ -109,10 +109,12 @@ class ExplainDiff(QWidget):
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
         title = display_title(comp.dataset.corpus, d)  # an OpenVault memory: not its type alone
-        # the letters the table's columns are headed by, with the names they stand for
+        # the letters the table's columns are headed by, with the names they stand for; the
+        # query in the tooltip, since the line above the lists names it (its two lines here
+        # had pushed the table's last row, size penalty, out of sight at 1,024 px: r53 5)
         self.detail.setText(f"{d.id}{' · ' + title if title and title != d.id else ''}\n"
-                            f"query {q.id} “{' '.join(q.text.split())}”\n"
                             f"A: {a}, {_rank(move.rank_a)} → B: {b}, {_rank(move.rank_b)}")
+        self.detail.setToolTip(f"query {q.id} “{' '.join(q.text.split())}”")
         self.detail.setVisible(True)
         # "A", "B", "Δ": the names are in the line above and the tooltips (headed by the
         # names, the columns had pushed B's values and Δ out of a 330-px pane at 1,280)
