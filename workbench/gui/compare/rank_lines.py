@@ -134,6 +134,10 @@ class RankLines(QWidget):
         # the move into it: r51 dr3 5)
         self.clicked: int | None = None
         self.font_scale = 1.0
+        # the terse marks key ("▲new · ▼ in a box") beside the relevance legend where no
+        # longer one fits there (presenting: its own line had cut the metric table's last row
+        # by 7 px at 1,280 × 800 with a document explained: r53 1)
+        self.terse_key_inline = False
         self._base_pt = points(self.font())
         self._font = scaled_font(self.font(), self._base_pt, 1.0)
         self._tops: list[list[int]] = []
@@ -626,11 +630,13 @@ class RankLines(QWidget):
         return min(self.width(), parent.width()) if parent is not None else self.width()
 
     def _marks_key_inline(self) -> str | None:
-        """The longest of `marks_keys` but its last (too terse without the room beside it)
-        that fits after the relevance legend on its line, or None."""
+        """The longest of `marks_keys` but its last (too terse without the room beside it;
+        but with `terse_key_inline`) that fits after the relevance legend on its line, or
+        None."""
         room = self._seen_width() - 2 * 6.0 - 4 - self._legend_width()
         fm = QFontMetricsF(self._font)
-        return next((key for key in self.marks_keys()[:-1]
+        keys = self.marks_keys()
+        return next((key for key in (keys if self.terse_key_inline else keys[:-1])
                      if fm.horizontalAdvance(key) <= room), None)
 
     def _paint_legend(self, p: QPainter, g: _Geometry) -> None:

@@ -1075,6 +1075,7 @@ class CompareWindow(QWidget):
             return
         self.presenting = on
         self._present_fit = None
+        self.lines.terse_key_inline = on  # a line more for the metric table (r53 1)
         self.controls.setVisible(not on)
         self._set_scale(self._presentation_scale() if on else 1.0)
         if on:
