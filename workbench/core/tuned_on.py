@@ -607,6 +607,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     # has parentheses and clauses of its own, which had sat inside the first note's (dr9 8)
     each = [f"{name!r} was tuned on {len(ids)} of these {len(judged)}"
             + (f" — {note[name].validation}" if note[name].validation else "")
+            + _twins_text(dataset, note[name], judged)
             for name, ids in tuned.items()]
     # the split a configuration tuned on: what it left of it is no held-out part
     split = [name for name in tuned if note[name].split_run]
@@ -639,6 +640,22 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     return dataset, lines + elsewhere + _verdicts(notes, set(said))
 
 
+def _twins_text(dataset: Dataset, t: TunedOn, judged: Sequence[str]) -> str:
+    """"; 2 of them have the same text and judgments as a query it was tuned on (871≡870,
+    1291≡1292), which counts as tuned on", where `twins_tuned_on` finds any; "" otherwise."""
+    from workbench.core.tuning.data import one_of
+
+    twins = twins_tuned_on(dataset, t.trained_on, judged)
+    if not twins:
+        return ""
+    pairs = [f"{a}≡{b}" for a, b in twins.items()]
+    shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+    n = len(twins)
+    return (f"; {'1 of them has' if n == 1 else f'{n} of them have'} the same text and "
+            f"judgments as a {one_of(t.noun)} it was tuned on ({shown}), which counts as "
+            "tuned on")
+
+
 def _verdicts(notes: Sequence[tuple[str, TunedOn]], said: Set[str] = frozenset()
               ) -> list[str]:
     """Each configuration's run's advice against its values, where it gave any; and fields
@@ -665,15 +682,96 @@ def judged_count(dataset: Dataset) -> int:
 def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: Dataset,
                   judged: Sequence[str]) -> dict[str, set[str]]:
     """Per configuration name, the judged queries of `dataset` its settings were tuned on
-    (only notes about the same data, `TunedOn.same_data`; none empty)."""
+    (only notes about the same data, `TunedOn.same_data`; none empty): those it names, and
+    their twins (`twins_tuned_on`)."""
     have = set(judged)
     out = {}
     for name, t in notes:
         if t.same_data(dataset):
-            hit = have.intersection(t.trained_on)
+            hit = have.intersection(t.trained_on) | set(
+                twins_tuned_on(dataset, t.trained_on, judged))
             if hit:
                 out[name] = hit
     return out
+
+
+def tuned_mask(dataset: Dataset, trained_on: Sequence[str]) -> NDArray[np.bool_]:
+    """Over `dataset`'s queries, those `trained_on` names and their twins (`twins_tuned_on`):
+    what a run starting from such values must not hold out."""
+    ids = dataset.queries.ids
+    judged = [q for q in ids if (dataset.qrels or {}).get(q)]
+    hit = set(trained_on) | set(twins_tuned_on(dataset, trained_on, judged))
+    return np.fromiter((q in hit for q in ids), bool, len(ids))
+
+
+def twins_tuned_on(dataset: Dataset, trained_on: Sequence[str], judged: Sequence[str]
+                   ) -> dict[str, str]:
+    """The queries of `judged` (ids of `dataset`'s) that `trained_on` does not name but that
+    have the same text and judgments as one it does (`tuning.validation.twin_groups`, the
+    rule tune holds out by: SciFact's claim 871 is 870 asked again), each with that twin's
+    id. The twin is looked for among `dataset`'s queries, and, for ids `trained_on` names
+    that `dataset` lacks, among the other splits of its BEIR folder: values tuned on the test
+    split's 870 were fitted to the train split's 871 under another id, so 871 is no held-out
+    query for them (rB 2: eval --split train had counted it as one)."""
+    from workbench.core.data import QuerySet
+    from workbench.core.tuning.validation import twin_groups
+
+    named = set(trained_on)
+    if not named:
+        return {}
+    have = set(dataset.queries.ids)
+    wanted = set(judged)
+    own = [q for q in dataset.queries if q.id in wanted and (dataset.qrels or {}).get(q.id)]
+    extra, grades = _other_splits(dataset, named - have)
+    queries = QuerySet([*own, *extra], name=dataset.queries.name)
+    qrels = {**{q.id: (dataset.qrels or {})[q.id] for q in own}, **grades}
+    groups = twin_groups(replace(dataset, queries=queries, qrels=qrels),
+                         np.ones(len(queries), bool))
+    if not groups:
+        return {}
+    ids = queries.ids
+    tuned_in = {g: ids[i] for i, g in groups.items() if ids[i] in named}
+    return {ids[i]: tuned_in[g] for i, g in sorted(groups.items())
+            if i < len(own) and g in tuned_in and ids[i] not in named}
+
+
+def _other_splits(dataset: Dataset, ids: Set[str]
+                  ) -> tuple[list[Any], dict[str, dict[str, int]]]:
+    """The queries `ids` names and their judgments, from the splits of `dataset`'s BEIR
+    folder (`qrels/SPLIT.tsv`, its queries from `queries.SPLIT.jsonl` where there is one,
+    else `queries.jsonl`): ([], {}) where it has none, or is no BEIR folder. A file that
+    does not read is passed over: it is another split's, and this looks only for twins."""
+    from workbench.core.data import FormatError
+    from workbench.core.formats.beir import other_header, read_qrels_tsv, read_queries_jsonl
+
+    folder = Path(dataset.source) if dataset.source else None
+    if not ids or folder is None or not (folder / "corpus.jsonl").is_file() \
+            or not (folder / "qrels").is_dir():
+        return [], {}
+    queries: dict[str, Any] = {}
+    grades: dict[str, dict[str, int]] = {}
+    read: dict[Path, Any] = {}
+    for tsv in sorted((folder / "qrels").glob("*.tsv")):
+        left = ids - grades.keys()
+        if not left:
+            break
+        if not tsv.is_file() or other_header(tsv):  # Cranfield's raw_cranqrel.tsv: no split
+            continue
+        path = folder / f"queries.{tsv.stem}.jsonl"
+        path = path if path.is_file() else folder / "queries.jsonl"
+        with contextlib.suppress(FormatError, OSError, ValueError):
+            judged = read_qrels_tsv(tsv)
+            found = [q for q in sorted(left) if judged.get(q)]
+            if not found:
+                continue
+            if path not in read:
+                read[path] = read_queries_jsonl(path)
+            split = read[path]
+            for q in found:
+                if q in split.index:
+                    queries[q] = split[split.index[q]]
+                    grades[q] = judged[q]
+    return list(queries.values()), grades
 
 
 @dataclass(frozen=True)

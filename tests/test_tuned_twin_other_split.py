@@ -1,0 +1,100 @@
+"""A query whose twin (the same text and judgments under another id) a file was tuned on is
+tuned on too, whichever split the twin sits in (review rB 2: a file tuned by k-fold on
+SciFact's test split, so on 870 and 1292, was read as held out on the train split's 871 and
+1291 by eval --split train)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.core.formats import load_dataset
+from workbench.core.tuned_on import TunedOn, held_out_queries
+
+SCIFACT = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "scifact"
+
+
+def _beir(folder: Path) -> Path:
+    """A BEIR folder with a train and a test split: train's t2 is test's s1 asked again (the
+    same text, spacing and case aside, and the same judgments); t3 has s2's text but other
+    judgments, so it is no twin."""
+    folder.mkdir()
+    docs = [("d1", "apple orchards in spring"), ("d2", "pear trees and their blossom"),
+            ("d3", "river fish in autumn"), ("d4", "mountain goats climbing")]
+    (folder / "corpus.jsonl").write_text(
+        "".join(f'{{"_id": "{i}", "title": "", "text": "{t}"}}\n' for i, t in docs), "utf-8")
+    queries = [("t1", "goats on mountains"), ("t2", "Apple  orchards"), ("t3", "river fish"),
+               ("s1", "apple orchards"), ("s2", "river fish")]
+    (folder / "queries.jsonl").write_text(
+        "".join(f'{{"_id": "{i}", "text": "{t}"}}\n' for i, t in queries), "utf-8")
+    (folder / "qrels").mkdir()
+    (folder / "qrels" / "train.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nt1\td4\t1\nt2\td1\t1\nt3\td2\t1\n", "utf-8")
+    (folder / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\ns1\td1\t1\ns2\td3\t1\n", "utf-8")
+    return folder
+
+
+def _tuned_file(path: Path, dataset: str, trained: list[str]) -> Path:
+    """A params file as `tune --out` writes it after a k-fold run on the test split."""
+    ids = ", ".join(f'"{q}"' for q in trained)
+    path.write_text('[params]\nk1 = 1.5\n\n[tuned]\n'
+                    f'dataset = "{dataset}"\nvalidation = "5-fold over 300 queries (seed 0)"\n'
+                    'metric = "ndcg@10"\nheld_out_default = 0.6\nheld_out_tuned = 0.61\n'
+                    'held_out_p = 0.5\nheld_out_queries = 300\nmodel = "bm25"\n'
+                    f"trained_on = [{ids}]\n", "utf-8")
+    return path
+
+
+def test_a_twin_in_another_split_of_a_query_tuned_on_is_not_held_out(tmp_path: Path) -> None:
+    folder = _beir(tmp_path / "fruit")
+    train = load_dataset(folder, split="train")
+    record = TunedOn("fruit", "5-fold over 2 queries (seed 0)", ("s1", "s2"), "ndcg@10")
+    narrowed, notes = held_out_queries(train, [("kf.toml", record)])
+    # t2 is s1 asked again: tuned on; t3 shares s2's text only: held out, as t1 is
+    assert sorted(q for q, g in (narrowed.qrels or {}).items() if g) == ["t1", "t3"]
+    assert "compared on the 2 of 3 judged queries" in notes[0]
+    assert "t2≡s1" in " ".join(notes)
+    # what a run starting from these values sets aside (tune --params: rB 2)
+    from workbench.core.tuned_on import tuned_mask
+
+    assert tuned_mask(train, record.trained_on).tolist() == [False, True, False]
+
+
+def test_a_twin_in_the_same_query_set_is_tuned_on_too(tmp_path: Path) -> None:
+    folder = _beir(tmp_path / "fruit")
+    (folder / "qrels" / "all.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nt1\td4\t1\nt2\td1\t1\nt3\td2\t1\ns1\td1\t1\ns2\td3\t1\n",
+        "utf-8")
+    both = load_dataset(folder, split="all")
+    from workbench.core.tuned_on import tuned_mask
+
+    record = TunedOn("fruit", "tuned on split test (2 queries)", ("s1",), "ndcg@10")
+    assert tuned_mask(both, record.trained_on).tolist() == [False, True, False, True, False]
+
+
+def test_eval_on_the_other_split_sets_the_twin_aside(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _beir(tmp_path / "fruit")
+    params = _tuned_file(tmp_path / "kf.toml", "fruit", ["s1", "s2"])
+    assert main(["eval", str(folder), "-m", "bm25", "--split", "train", "--params",
+                 str(params), "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "evaluated on the 2 of 3 judged queries no configuration was tuned on" in said
+    assert "every figure here is held out" not in said
+
+
+@pytest.mark.datasets
+@pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact not under ../shared/datasets")
+def test_scifact_train_split_sets_aside_the_twins_of_test_queries_tuned_on(
+        tmp_path: Path) -> None:
+    """SciFact's train claims 871 and 1291 are its test claims 870 and 1292 asked again."""
+    train = load_dataset(SCIFACT, split="train")
+    record = TunedOn("scifact", "5-fold over 300 queries (seed 0)", ("870", "1292", "1"),
+                     "ndcg@10")
+    narrowed, notes = held_out_queries(train, [("sf_kf.toml", record)])
+    judged = [q for q, g in (narrowed.qrels or {}).items() if g]
+    assert len(judged) == 807 and "871" not in judged and "1291" not in judged
+    assert "871≡870" in notes[1] and "1291≡1292" in notes[1]
