@@ -586,6 +586,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
 
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     tuned = tuned_queries(notes, dataset, judged)
+    kept = _kept_starts(dataset, notes)
     # the data's own noun, as the header says it (dr5 8: "12 tasks" over "the 6 of 12 judged
     # queries")
     docs, qs = dataset_nouns(dataset)
@@ -599,7 +600,8 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             f"{name!r} was tuned on {len(set(t.trained_on)):,} other {qs} of "
             f"{dataset.name} ({t.validation}), none of these {len(judged):,}: every figure "
             "here is held out" + (f"; {t.held_out_text()}" if t.held_out_text() else "")
-            for name, t in apart] + _verdicts(notes, {n for n, t in apart if t.held_out_text()})
+            for name, t in apart] + [line for _, line in kept] + _verdicts(
+                notes, {n for n, t in apart if t.held_out_text()} | {n for n, _ in kept})
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
@@ -623,7 +625,9 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                 "with any one of them, a rough figure"] if len(held) < FEW_HELD_OUT else [])
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged {qs} no "
                           "configuration was tuned on; on the others the tuned figures would "
-                          "be training scores", *each, *few, *elsewhere, *_verdicts(notes)]
+                          "be training scores", *each, *few, *elsewhere,
+                          *(line for _, line in kept),
+                          *_verdicts(notes, {n for n, _ in kept})]
     which = (f"all {len(judged)} judged {qs} were" if len(seen) >= len(judged)
              else f"{len(seen)} of these {len(judged)} judged {qs} were")
     lines = [f"{which} tuned on: there the tuned figures are training scores, not what new "
@@ -637,7 +641,22 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             f"every judged {one_of(qs)} is counted, as training scores")
     said = [name for name in tuned if note[name].held_out_text()]
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in said]
-    return dataset, lines + elsewhere + _verdicts(notes, set(said))
+    lines += [line for _, line in kept]
+    return dataset, lines + elsewhere + _verdicts(notes, {*said, *(n for n, _ in kept)})
+
+
+def _kept_starts(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
+                 ) -> list[tuple[str, str]]:
+    """(name, what the reader is told) for each configuration that holds the starting values
+    a tune of this data kept, fitted on no query (`start_unchanged`: `trained_on` is empty)
+    while its record keeps tune's held-out test: that tuning was tried, and what it gave, is
+    said (rB 6: eval and report had said nothing of it)."""
+    return [(name, f"{name!r} holds the starting values a tune kept"
+             + (f" ({t.start})" if t.start else "")
+             + f", fitted on no query, so no figure here is a training score; "
+             f"{t.held_out_text()}")
+            for name, t in notes
+            if t.same_data(dataset) and not t.trained_on and t.held_out_text()]
 
 
 def _twins_text(dataset: Dataset, t: TunedOn, judged: Sequence[str]) -> str:

@@ -1,0 +1,71 @@
+"""A file from a tune that kept its starting values (`trained_on = []`) still records tune's
+held-out test: eval and report say so (review rB 6: eval said nothing, and report only "the
+settings are identical").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.comparison import Configuration, compare_configurations
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.tuned_on import TunedOn
+from workbench.report.text import summary_lines
+
+TEA = str(SAMPLES / "tea-beir")
+CRANFIELD = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "cranfield"
+
+
+def _kept_file(path: Path, dataset: str, n: int) -> Path:
+    """As `tune --out` writes a run that kept the model's defaults (cranfield, 10 trials)."""
+    path.write_text('[params]\nk1 = 1.2\nb = 0.75\nvariant = "lucene"\n\n[tuned]\n'
+                    f'dataset = "{dataset}"\nvalidation = "5-fold over {n} queries (seed 0)"\n'
+                    'metric = "ndcg@10"\nheld_out_default = 0.3697278316\n'
+                    'held_out_start = "the model\'s defaults"\nheld_out_tuned = 0.3714318378\n'
+                    f'held_out_p = 0.254152298\nheld_out_queries = {n}\nmodel = "bm25"\n'
+                    'kept_trial = "start"\ntrained_on = []\n', "utf-8")
+    return path
+
+
+def test_eval_says_the_file_is_a_kept_start_with_tune_s_held_out_test(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    params = _kept_file(tmp_path / "kept.toml", "tea-beir", 25)
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(params),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("note: 'kept.toml' holds the starting values a tune kept (the model's defaults), "
+            "fitted on no query") in said
+    assert "starting values (the model's defaults) 0.3697, tuned 0.3714 (p = 0.254, 25 " in said
+
+
+def test_report_in_short_says_the_file_is_a_kept_start() -> None:
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    comp = compare_configurations(
+        model, ds, [Configuration("defaults", model.schema.defaults()),
+                    Configuration("kept", model.schema.defaults())], ["ndcg@10"],
+        n_resamples=200)
+    comp.tuned["kept"] = TunedOn("tea-beir", "5-fold over 25 queries (seed 0)", (),
+                                 "ndcg@10", 0.3697, 0.3714, 0.254, 25,
+                                 start="the model's defaults")
+    (line,) = summary_lines(comp)
+    assert "(the settings are identical). kept holds the starting values a tune kept" in line
+    assert "0.3697 → 0.3714 (+0.0017, p 0.254)" in line
+    assert "made no clear difference held out: it may be chance." in line
+
+
+@pytest.mark.datasets
+@pytest.mark.skipif(not CRANFIELD.is_dir(), reason="Cranfield not under ../shared/datasets")
+def test_cranfield_report_notes_the_kept_start(tmp_path: Path) -> None:
+    params = _kept_file(tmp_path / "cran_tuned.toml", "cranfield", 225)
+    out = tmp_path / "r.md"
+    assert main(["report", str(CRANFIELD), "-m", "bm25", "--defaults", "-c", str(params),
+                 "-o", str(out), "--format", "md"]) == 0
+    text = out.read_text("utf-8")
+    assert "> **Note:** 'cran_tuned' holds the starting values a tune kept" in text
+    assert "cran_tuned holds the starting values a tune kept, fitted on no query" in text
