@@ -279,7 +279,7 @@ def test_a_bad_held_out_count_names_the_field(tmp_path: Path, value: str) -> Non
         read_tuned_on(path)
 
 
-@pytest.mark.parametrize("key", ["held_out_queries", "held_out_default"])
+@pytest.mark.parametrize("key", ["held_out_queries", "held_out_start_score"])
 def test_an_integer_past_a_float_is_named_not_overflowed(tmp_path: Path, key: str) -> None:
     path = _file(tmp_path, FIRST_TEN)
     text = path.read_text()
@@ -543,8 +543,8 @@ def test_an_untouched_codeledger_tune_file_keeps_its_record(
                          "held-out queries, found nan"),
     ("held_out_tuned = 7.5", ":10: [tuned] field 'held_out_tuned': expected a mean ndcg@10 in "
                              "[0, 1], found 7.5"),
-    ("held_out_default = -inf", ":9: [tuned] field 'held_out_default': expected a finite "
-                                "number, found -inf"),
+    ("held_out_start_score = -inf", ":9: [tuned] field 'held_out_start_score': expected a "
+                                    "finite number, found -inf"),
 ])
 def test_held_out_figures_tune_cannot_have_written_are_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str) -> None:

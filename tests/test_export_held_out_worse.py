@@ -20,7 +20,7 @@ def test_export_says_a_file_that_did_worse_held_out(
                  "--folds", "2", "--pick", "best", "--storage", str(tmp_path / "s.db"),
                  "--out", str(out)]) == 0
     tuned = tomllib.loads(out.read_text("utf-8"))["tuned"]
-    start, held = tuned["held_out_default"], tuned["held_out_tuned"]
+    start, held = tuned["held_out_start_score"], tuned["held_out_tuned"]
     assert held < start  # the premise (seed 0): the training best did worse held out
     capsys.readouterr()
     assert main(["export", "-m", "vault-search", "--params", str(out)]) == 0

@@ -31,7 +31,7 @@ def test_the_record_says_whose_starting_values_scored_held_out_default(capsys, t
     out = capsys.readouterr().out
     row = next(line.split() for line in out.splitlines()
                if line.startswith("ndcg@10 held-out"))
-    assert f"{tuned['held_out_default']:.4f}" == row[2]
+    assert f"{tuned['held_out_start_score']:.4f}" == row[2]
     record = read_tuned_on(ours)
     assert record is not None and record.start == "mine.toml's"
     assert tuned_from_json(tuned_json(record)) == record  # a session file keeps it

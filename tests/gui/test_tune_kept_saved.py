@@ -61,9 +61,9 @@ def test_a_kept_start_is_saved_with_its_record(qtbot: QtBot, tmp_path: Path) -> 
     assert tuned["kept_trial"] == "start" and tuned["pick"] == "bound"
     # q01, which the start was tuned on, is set aside: 24 of tea-beir's 25 held out
     assert tuned["held_out_queries"] == 24
-    assert tuned["held_out_default"] == tuned["held_out_tuned"]
+    assert tuned["held_out_start_score"] == tuned["held_out_tuned"]
     assert tuned["validation"].startswith("2-fold over 25 queries")
-    # whose starting values scored held_out_default: the configuration's, not the defaults'
+    # whose starting values scored held_out_start_score: the configuration's, not the defaults'
     assert tuned["held_out_start"] == "the configuration flagged's"
     assert "verdict" not in tuned  # a start with no verdict: none carried
     assert tomllib.loads(text)["params"]["k1"] == 2.5

@@ -310,7 +310,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
         return None if math.isnan(x) else x
 
     return {"dataset": t.dataset, "validation": t.validation, "metric": t.metric,
-            "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
+            START_SCORE: num(t.held_default), "held_out_tuned": num(t.held_tuned),
             **({"held_out_start": t.start} if t.start else {}),
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
             "corpus": t.corpus, "model": t.model, "values": t.values,
@@ -337,7 +337,9 @@ def tuned_from_json(raw: object) -> TunedOn:
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
     nums: dict[str, float] = {}
-    for k in ("held_out_default", "held_out_tuned", "held_out_p", "held_out_queries"):
+    # a session file written before the key was renamed says held_out_default (rB 1)
+    start_key = START_SCORE if START_SCORE in raw else OLD_START_SCORE
+    for k in (start_key, "held_out_tuned", "held_out_p", "held_out_queries"):
         v = raw.get(k)
         if v is None:
             nums[k] = 0.0 if k == "held_out_queries" else math.nan
@@ -359,7 +361,7 @@ def tuned_from_json(raw: object) -> TunedOn:
                                             for k, v in run.items()):
         raise ValueError("run: expected an object of TOML value texts")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
-                   str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
+                   str(texts["metric"]), nums[start_key], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
                    str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
                    tuple(run.items()), start=str(texts["held_out_start"]),
@@ -388,9 +390,9 @@ def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
         *([f"verdict_from = {toml_string(t.carried)}"] if t.verdict and t.carried else []),
         f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
-        f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
-        # held_out_default is the starting values' score, which may be a --params file's:
-        # whose, said beside it (the key kept, for the readers of files written before)
+        # the starting values' held-out score, which may be a --params file's: whose, said
+        # beside it (rB 1: named held_out_default, it had read as the model's defaults')
+        f"metric = {toml_string(t.metric)}", f"{START_SCORE} = {num(t.held_default)}",
         *([f"held_out_start = {toml_string(t.start)}"]
           if t.start and not math.isnan(t.held_default) else []),
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
@@ -433,14 +435,15 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
                   f"(it reads {', '.join(sorted(_TUNED_KEYS))}): kept in the file, not used")
     run = tuple((k, _toml_value(v)) for k, v in data.items()
                 if k in RUN_KEYS or k in unknown)
-    figures = {k: _number(p, data, k) for k in ("held_out_default", "held_out_tuned",
-                                                 "held_out_p")}
+    # a file written before the key was renamed says held_out_default (rB 1): read as such
+    start_key = START_SCORE if START_SCORE in data else OLD_START_SCORE
+    figures = {k: _number(p, data, k) for k in (start_key, "held_out_tuned", "held_out_p")}
     metric = _text(p, data, "metric")
     wrong = figures_wrong(metric, figures, int(held_n))
     if wrong:
         raise ParamError(f"{_where(p, wrong[0])}: [tuned] field '{wrong[0]}': {wrong[1]}")
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
-                   metric, figures["held_out_default"], figures["held_out_tuned"],
+                   metric, figures[start_key], figures["held_out_tuned"],
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
                    _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
                    run, unread, start=_text(p, data, "held_out_start"),
@@ -505,7 +508,8 @@ def figures_wrong(metric: str, figures: Mapping[str, float], held_n: int
     they are fine: NaN only where it held no query out (it writes `nan` then), else each
     finite, the p-value in [0, 1] and the means within `metric`'s range (`metric_range`)."""
     span = metric_range(metric)
-    for key in ("held_out_default", "held_out_tuned", "held_out_p"):
+    start = START_SCORE if START_SCORE in figures else OLD_START_SCORE  # as the file names it
+    for key in (start, "held_out_tuned", "held_out_p"):
         v = figures.get(key, math.nan)
         if math.isnan(v):
             if held_n:
@@ -524,10 +528,15 @@ def figures_wrong(metric: str, figures: Mapping[str, float], held_n: int
     return None
 
 
+# the starting values' held-out score (`TunedOn.held_default`), whoever's they are
+# (`held_out_start`); files written before rB 1 call it held_out_default, still read
+START_SCORE = "held_out_start_score"
+OLD_START_SCORE = "held_out_default"
+
 # how the run went, as `tune --out` records it for a reader: kept in the file, not read back
 RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "searched", "ranges",
                       "workbench_version", "created"))
-_TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
+_TUNED_KEYS = frozenset(("dataset", "validation", "metric", START_SCORE, OLD_START_SCORE,
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
                          "values", "verdict", "trained_on", "held_out_start",
                          "verdict_owner", "verdict_advice", "verdict_from")) | RUN_KEYS
