@@ -61,3 +61,21 @@ def test_adjacent_relevant_bins_are_drawn_apart(qtbot: QtBot) -> None:
     # the finding's scores (`workbench rank … --query-id c02`): a bin edge between each two
     for lo, hi in ((5.22, 5.60), (5.60, 6.07)):
         assert ((x > lo) & (x < hi)).any(), (lo, hi, x)
+
+
+def test_a_case_with_its_own_min_score_draws_it_not_the_slider(qtbot: QtBot) -> None:
+    # rA 1: decisions-eval's search-release-checklist sets minScore 1 (eval.jsonl); the line
+    # had read "Inject min score = 30", left of two candidates the case returns at 17 and 18
+    panel = _panel(qtbot, "decisions-eval", "decision-memory", "search-release-checklist")
+    panel.session.set_param("inject_min_score", 30.0)
+    panel.redraw()
+    assert panel.line.value() == 1.0
+    assert panel.line.label.format == "this case's min score = 1"
+    assert not panel.line.movable
+    # the slider's own line where the case takes the slider (no minScore in eval.jsonl)
+    s = panel.session
+    assert s.dataset is not None
+    s.select_query(s.dataset.queries.index["incremental-cache-key"])
+    panel.redraw()
+    assert panel.line.value() == 30.0 and panel.line.movable
+    assert panel.line.label.format == "Inject min score = 30"

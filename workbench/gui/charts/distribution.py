@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QCheckBox, QWidget
 
 from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
-from workbench.core.params import Param, ParamError, min_score_param
+from workbench.core.params import Param, ParamError, Params, min_score_param
 from workbench.core.ranking import Scores
 from workbench.core.session import TuningSession
 
@@ -38,6 +38,39 @@ def threshold_param(model: Model | None) -> Param | None:
     if callable(getattr(model, "bundles", None)):
         return None
     return min_score_param(model.schema)
+
+
+def applied_min_score(model: Model | None, prepared: object, params: Params, n_queries: int,
+                      query: int) -> tuple[Param | None, float] | None:
+    """The min score query `query`'s search applies where its model sets one per query
+    (`diagnostics.turn_settings`: an eval case's minScore replaces the sliders, a manual
+    search takes Search min score), and the parameter that moves it: the first live min-score
+    parameter at that value whose nudge by a step moves it too, None where none does (the
+    query's own). None where the model has no per-query settings (the slider's line holds).
+    rA 1: decisions-eval's search case with minScore 1 had "Inject min score = 30" drawn."""
+    from workbench.core.diagnostics import turn_settings
+
+    if model is None or prepared is None or not hasattr(model, "injections") \
+            or not 0 <= query < n_queries:
+        return None
+    try:
+        mins = turn_settings(model, params, n_queries, prepared)[0]
+    except (ParamError, ValueError):
+        return None
+    value = mins[query]
+    for p in model.schema:
+        if p.stage != "live" or p.kind not in ("float", "int") or "min_score" not in p.name \
+                or float(params.get(p.name, p.default)) != value:
+            continue
+        step = float(p.step or 1)
+        nudged = value + step if p.high is None or value + step <= p.high else value - step
+        try:
+            moved = turn_settings(model, {**params, p.name: nudged}, n_queries, prepared)[0]
+        except (ParamError, ValueError):
+            continue
+        if moved[query] != value:
+            return p, value
+    return None, value
 
 
 def share_ticks(top: float) -> list[float]:
@@ -317,34 +350,54 @@ class ScoreDistribution(ChartPanel):
     # -- the threshold line -------------------------------------------------------------------
 
     def _sync_line(self) -> None:
-        """Show the line at the parameter's value, bounded by its range; hide it without one."""
+        """Show the line at the min score the selected query applies: the parameter's value,
+        bounded by its range; where the query sets its own (an eval case's minScore), that,
+        fixed, said as its own; hidden without a min-score parameter."""
         p = self.param
         self.line.setVisible(p is not None)
         if p is None:
             return
-        self.line.setBounds([p.low, p.high])
-        value = float(self.session.params.get(p.name, p.default))
+        s = self.session
+        own = (None if self.all_queries.isChecked() or s.dataset is None else
+               applied_min_score(s.model, s.prepared, s.params, len(s.dataset.queries),
+                                 s.query))
+        if own is not None and own[0] is not None:
+            p = self.param = own[0]  # a search's: Search min score, dragged as such
+        value = float(s.params.get(p.name, p.default)) if own is None else own[1]
+        fixed = own is not None and own[0] is None
+        self.line.setMovable(not fixed)
+        self.line.setBounds([None, None] if fixed else [p.low, p.high])
         self._moving_line = True
         try:
             if self.line.value() != value:
                 self.line.setValue(value)
         finally:
             self._moving_line = False
-        self.line.label.setFormat(f"{p.label} = {value:.3g}")
+        if fixed:
+            from workbench.core.tuning.data import dataset_nouns, one_of
+
+            noun = one_of(dataset_nouns(s.dataset)[1]) if s.dataset is not None else "query"
+            self.line.label.setFormat(f"this {noun}'s min score = {value:.3g}")
+            self.line.setToolTip(f"This {noun} sets its own min score (its context's "
+                                 f"minScore), so {p.label} has no effect on it: the "
+                                 "line marks its own cut and cannot be dragged")
+        else:
+            self.line.label.setFormat(f"{p.label} = {value:.3g}")
+            self.line.setToolTip(f"{p.label}: drag to set it")
 
     def _on_params(self, name: str | None) -> None:
-        if self.param is not None and (name is None or name == self.param.name):
-            self._sync_line()
+        if threshold_param(self.session.model) is not None:  # any value may move the
+            self._sync_line()  # query's own (its mode)
 
     def _on_drag(self, *_: object) -> None:
-        if self._moving_line or self.param is None:
+        if self._moving_line or self.param is None or not self.line.movable:
             return
         self.line.label.setFormat(f"{self.param.label} = {self.line.value():.3g}")
         if not self._throttle.isActive():
             self._throttle.start()
 
     def _on_drag_finished(self, *_: object) -> None:
-        if self._moving_line:
+        if self._moving_line or not self.line.movable:
             return
         self._throttle.stop()
         self._push_line_value()
