@@ -79,3 +79,25 @@ def test_a_case_with_its_own_min_score_draws_it_not_the_slider(qtbot: QtBot) -> 
     panel.redraw()
     assert panel.line.value() == 30.0 and panel.line.movable
     assert panel.line.label.format == "Inject min score = 30"
+
+
+def test_the_rear_group_is_outlined_over_the_front_one(qtbot: QtBot) -> None:
+    # rA 9: vault v02's two "other" notes (50 % + 50 %) had one bar hidden behind the
+    # 60 % judged relevant bar in the same bin
+    panel = _panel(qtbot, "vault", "vault-search", "v02")
+    assert int(panel.counts_other.sum()) == 2 and int(panel.counts_relevant.sum()) > 0
+    assert panel.outline_other.yData.tolist() == panel.curve_other.yData.tolist()
+    items = panel.plot.getPlotItem().items
+    assert items.index(panel.outline_other) > items.index(panel.curve_relevant)
+    assert panel.outline_other.opts["fillLevel"] is None  # an outline: no fill over it
+
+
+def test_one_candidate_gets_a_visible_bar(qtbot: QtBot) -> None:
+    # rA 9: near-miss-ranked-list's one candidate at 38 was a 4 px sliver on a 6–39 axis
+    panel = _panel(qtbot, "decisions-eval", "decision-memory", "near-miss-ranked-list")
+    assert int(panel.counts_relevant.sum() + panel.counts_other.sum()) == 1
+    (x0, x1), _ = panel.plot.getPlotItem().vb.viewRange()
+    at = int(np.flatnonzero(panel.counts_relevant + panel.counts_other)[0])
+    width = float(panel.edges[at + 1] - panel.edges[at])  # the one bar's
+    assert width >= (x1 - x0) / 36
+    assert width * panel.plot.getPlotItem().vb.width() / (x1 - x0) >= 25  # pixels

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QWidget
 
 from workbench.core.engine import Model
@@ -99,6 +99,17 @@ def bin_edges(edges: NDArray[np.float64],
     return x, y
 
 
+def bin_range(lo: float, hi: float, shown: float, bins: int) -> NDArray[np.float64]:
+    """float (n + 1,): the bin edges over the scores lo … hi, `bins` of them, each at least a
+    `BINS`-th of the `shown` x range (the scores and the threshold line), centred on the
+    scores: one candidate at 38 on a 6–39 axis had been a 4 px sliver (rA 9)."""
+    width = max((hi - lo) / bins, shown / BINS, 1e-9)
+    n = max(1, math.ceil((hi - lo) / width - 1e-9))
+    centre = (lo + hi) / 2
+    edges: NDArray[np.float64] = (centre + (np.arange(n + 1) - n / 2) * width).astype(np.float64)
+    return edges
+
+
 def relevant_pairs(scores: Scores, judgments: Judgments | None,
                    pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
     """bool (n,): whether each pair's document is judged relevant (grade > 0) to its query."""
@@ -143,10 +154,16 @@ class ScoreDistribution(ChartPanel):
         # and 6.07 read as one 25 % bar from 5.2 to 6.1)
         self.edges_other = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(OTHER, width=1))
         self.edges_relevant = pg.PlotDataItem(connect="pairs", pen=pg.mkPen(RELEVANT, width=1))
+        # the rear group's outline again over the front one's fill, dashed: a 50 % "other" bar
+        # behind a 60 % "judged relevant" one had shown as a faint line only (rA 9)
+        self.outline_other = pg.PlotDataItem(stepMode="center",
+                                             pen=pg.mkPen("#57606a", width=1.5,
+                                                          style=Qt.PenStyle.DashLine))
         item.addItem(self.curve_other)
         item.addItem(self.edges_other)
         item.addItem(self.curve_relevant)
         item.addItem(self.edges_relevant)
+        item.addItem(self.outline_other)
         self.legend.addItem(self.curve_relevant, "judged relevant")
         self.legend.addItem(self.curve_other, "other")
         self._legend_judged = True
@@ -249,17 +266,17 @@ class ScoreDistribution(ChartPanel):
         self.plot.setVisible(True)
         self.show_hint(" ".join(notes))
         lo, hi = float(values.min()), float(values.max())
-        if hi - lo < 1e-12:
-            lo, hi = lo - 0.5, hi + 0.5
-        bins = int(np.clip(2 * np.sqrt(len(values)), 8, BINS))
-        edges = np.linspace(lo, hi, bins + 1)
+        x_lo, x_hi = lo, hi
+        if self.param is not None and self.line.isVisible():
+            x_lo, x_hi = min(x_lo, self.line.value()), max(x_hi, self.line.value())
+        if x_hi - x_lo < 1e-12:  # one score, no line away from it: a unit around it
+            x_lo, x_hi = lo - 0.5, hi + 0.5
+        edges = bin_range(lo, hi, x_hi - x_lo, int(np.clip(2 * np.sqrt(len(values)), 8, BINS)))
+        x_lo, x_hi = min(x_lo, float(edges[0])), max(x_hi, float(edges[-1]))
         c_rel = np.histogram(values[rel], edges)[0]
         c_oth = np.histogram(values[~rel], edges)[0]
         share = self.share.isChecked() and s.judgments is not None
         self._set_counts(edges, c_rel.astype(np.int64), c_oth.astype(np.int64), share=share)
-        x_lo, x_hi = lo, hi
-        if self.param is not None and self.line.isVisible():
-            x_lo, x_hi = min(x_lo, self.line.value()), max(x_hi, self.line.value())
         pad = 0.03 * (x_hi - x_lo)
         item = self.plot.getPlotItem()
         item.setXRange(x_lo - pad, x_hi + pad, padding=0)
@@ -340,11 +357,13 @@ class ScoreDistribution(ChartPanel):
 
             self.curve_other.setData(edges, drawn(other))
             self.curve_relevant.setData(edges, drawn(rel))
+            judged = self.session.judgments is not None and int(rel.sum()) > 0
+            self.outline_other.setData(edges if judged else [], drawn(other) if judged else [])
             self.edges_other.setData(*bin_edges(edges, drawn(other)))
             self.edges_relevant.setData(*bin_edges(edges, drawn(rel)))
         else:
             for curve in (self.curve_other, self.curve_relevant, self.edges_other,
-                          self.edges_relevant):
+                          self.edges_relevant, self.outline_other):
                 curve.setData([], [])
 
     # -- the threshold line -------------------------------------------------------------------
