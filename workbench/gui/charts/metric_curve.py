@@ -1,4 +1,5 @@
-"""A metric against the parameter last changed, the other parameters held: the same combine +
+"""A metric against a parameter — picked in its box, or the last one moved; at first the
+model's first key parameter — the other parameters held: the same combine +
 metric as `core.tune.sweep`, run over the parameter's grid in the background on the session's
 prepared arrays, marking the current value and the best one.
 
@@ -52,6 +53,7 @@ CURVE = "#0072B2"
 BEST = "#d4a017"
 CURRENT = "#c0392b"
 BASELINE = "#6e7781"
+STALE = "#b8bec5"  # the last sweep's curve while a sweep of another parameter runs (rA 2)
 
 
 def sweep_values(param: Param, max_points: int = MAX_POINTS,
@@ -233,6 +235,15 @@ class MetricCurve(ChartPanel):
         self._picked = ""
         self.metric_box.currentIndexChanged.connect(self._on_metric_picked)
         self.header.insertWidget(2, self.metric_box)
+        # which parameter is swept, in sight: it had followed the last slider moved with no
+        # picker and no word, starting on memories' Base: ultra-short, no key one (rA 5)
+        self.param_box = QComboBox()
+        self.param_box.setToolTip("The parameter along the x axis, the others held where "
+                                  "they are. Moving another parameter's slider sweeps that "
+                                  "one instead; the model's key parameters come first")
+        self.param_box.setMaximumWidth(260)
+        self.param_box.currentIndexChanged.connect(self._on_param_picked)
+        self.header.insertWidget(3, self.param_box)
         self.plot = make_plot()
         self.body.addWidget(self.plot)
         item = self.plot.getPlotItem()
@@ -268,6 +279,7 @@ class MetricCurve(ChartPanel):
         self._per_query: list[NDArray[np.float64] | None] = []
         self._best_at: int | None = None
         self._swept = ""  # the parameter the points are of
+        self._swept_metric = ""  # … and the metric
         self.against = ""  # the best's gap over now, its p-value and the caveat (`_against`)
         self._all_x: float | None = None  # where a limit's 0 ("all") is drawn, if it is
         self.current: tuple[ParamValue, float] | None = None
@@ -301,6 +313,7 @@ class MetricCurve(ChartPanel):
         s = self.session
         if self.busy or (self.points and (s.prepared is None or s.needs_prepare)):
             note = " ".join(self.hint.text().split()) or "The curve is being recomputed."
+            note = note.split(" (in grey", 1)[0]  # what is drawn meanwhile: no export's
             return f"{note.rstrip('…. ')}: export once the curve is drawn."
         return super().export_refusal()
 
@@ -335,23 +348,69 @@ class MetricCurve(ChartPanel):
         self.request_sweep()
 
     def _on_model(self, *_: object) -> None:
-        """A new model: start on its first live numeric parameter, so the curve is never empty."""
+        """A new model: start on its first key parameter that is live and numeric, else its
+        first live numeric one, so the curve is never empty (rA 5: memories had started on
+        Base: ultra-short, none of its five key parameters)."""
         model = self.session.model
         self.param_name = None
         if model is not None:
-            first = [p for p in model.schema if p.stage == "live" and p.kind in ("float", "int")]
+            first = [p for p in self._offered(model) if p.kind in ("float", "int")]
             if self.session.judgments is None:  # only selection figures to draw: what moves
                 # them, its min score or limit, in the model's own order of importance
                 order = {name: i for i, name in enumerate(getattr(model, "headline", ()))}
                 cuts = [p for p in first if p.name in selection_figures.SELECTION_PARAMS]
                 first = sorted(cuts, key=lambda p: order.get(p.name, len(order))) or first
             self.param_name = first[0].name if first else None
+        self._fill_params()
         self.request_sweep()
+
+    @staticmethod
+    def _offered(model: Model) -> list[Param]:
+        """The parameters the box offers: the sweepable ones, the model's key (headline)
+        ones first in its order, then the others in schema order."""
+        live = [p for p in model.schema if sweepable(model, p.name) is not None]
+        key = [n for n in getattr(model, "headline", ()) if n in model.schema]
+        order = {name: i for i, name in enumerate(key)}
+        return sorted(live, key=lambda p: order.get(p.name, len(order)))
+
+    def _fill_params(self) -> None:
+        """The box's items, the model's offered parameters, on the one swept."""
+        model = self.session.model
+        box = self.param_box
+        box.blockSignals(True)
+        try:
+            box.clear()
+            if model is not None:
+                key = set(getattr(model, "headline", ()))
+                for p in self._offered(model):
+                    box.addItem(p.label, p.name)
+                    if p.name in key:
+                        box.setItemData(box.count() - 1, "a key parameter",
+                                        Qt.ItemDataRole.ToolTipRole)
+            self._show_param()
+        finally:
+            box.blockSignals(False)
+        box.setVisible(box.count() > 0)
+
+    def _show_param(self) -> None:
+        """The box on the parameter swept (signals held: a sync, not a pick)."""
+        i = self.param_box.findData(self.param_name)
+        if i >= 0 and i != self.param_box.currentIndex():
+            self.param_box.blockSignals(True)
+            self.param_box.setCurrentIndex(i)
+            self.param_box.blockSignals(False)
+
+    def _on_param_picked(self, *_: object) -> None:
+        name = self.param_box.currentData()
+        if isinstance(name, str) and name != self.param_name:
+            self.param_name = name
+            self.request_sweep()
 
     def _on_params(self, name: str | None) -> None:
         # a prepare-stage (or text) parameter cannot be swept live: keep the last live one
         if sweepable(self.session.model, name) is not None:
             self.param_name = name
+            self._show_param()
         self.request_sweep()
 
     def _on_result(self, *_: object) -> None:
@@ -415,7 +474,14 @@ class MetricCurve(ChartPanel):
             if self.figure else f"mean of {self._over()}"))
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
-        self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
+        stale = bool(self.points) and (self._swept, self._swept_metric) != (p.name,
+                                                                            self.metric_name)
+        if stale:  # the last curve greyed, no marks on it, until the new one lands (rA 2)
+            self._grey_out()
+        self.show_hint(f"Sweeping {label} over {len(request.values)} values…" + (
+            f" (in grey: the last sweep, of {s.model.schema[self._swept].label})"
+            if stale and self._swept != p.name and self._swept in s.model.schema
+            else " (in grey: the last sweep)" if stale else ""))
         if self.synchronous:
             each: list[NDArray[np.float64] | None] = []
             self._on_done(request.generation, (run_sweep(request, per_query=each), each))
@@ -486,12 +552,26 @@ class MetricCurve(ChartPanel):
             return f"0 ({p.zero})"
         return _fmt(value)
 
+    def _grey_out(self) -> None:
+        """The drawn curve marked as another parameter's: grey, without its best, its now
+        marker or its baseline line, which would read as the new parameter's (rA 2: "now
+        0.745 at 0.25" of Boost: user emphasis had sat on Base: ultra-short's curve)."""
+        self.curve.setPen(pg.mkPen(STALE, width=2))
+        self.curve.setSymbolBrush(pg.mkBrush(STALE))
+        self.best_dot.setData([], [])
+        self.best_text.setText("")
+        self.current_dot.setData([], [])
+        self.current_line.setVisible(False)
+        self.baseline_line.setVisible(False)
+
     def _draw(self, request: SweepRequest) -> None:
         self.plot.setVisible(True)
         self.show_hint("")
+        self.curve.setPen(pg.mkPen(CURVE, width=2))
+        self.curve.setSymbolBrush(pg.mkBrush(CURVE))
         item = self.plot.getPlotItem()
         values = request.values
-        self._swept = request.name
+        self._swept, self._swept_metric = request.name, request.metric
         self._all_x = self._unlimited(request)
         xs = np.array([self._x(v, values) for v, _ in self.points], dtype=np.float64)
         ys = np.array([m for _, m in self.points], dtype=np.float64)
@@ -634,6 +714,10 @@ class MetricCurve(ChartPanel):
     def _draw_current(self) -> None:
         s = self.session
         self.current = None
+        if self.points and (self._swept, self._swept_metric) != (self.param_name,
+                                                                 self.metric_name):
+            self._grey_out()  # another parameter's curve: no marks on it (rA 2)
+            return
         if self._best_at is not None and self.points:  # its gap over now moved with now
             self._label_best()
         if not self.points or self.param_name is None or s.result is None:

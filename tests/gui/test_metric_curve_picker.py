@@ -1,0 +1,78 @@
+"""Metric vs parameter names the parameter it sweeps in a box beside the metric's, starting on
+the model's first key parameter (rA 5: memories had swept Base: ultra-short, none of its key
+parameters, chosen out of sight); and while a sweep of another parameter runs, the last curve
+is greyed with no marks on it (rA 2: "now 0.745 at 0.25" of Boost: user emphasis had sat on
+Base: ultra-short's curve, under its x axis and best label)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.gui.charts import MetricCurve
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.metric_curve import CURVE, STALE
+
+
+def _curve(qtbot: QtBot, *, synchronous: bool = True) -> MetricCurve:
+    s = open_session(SAMPLES / "memories", "importance")
+    curve = MetricCurve(s, synchronous=synchronous)
+    qtbot.addWidget(curve)
+    curve.resize(900, 420)
+    if synchronous:
+        curve.show()
+        qtbot.waitExposed(curve)
+    else:
+        with qtbot.waitSignal(curve.sweep_finished, timeout=120_000):
+            curve.show()
+    return curve
+
+
+def test_the_sweep_starts_on_a_key_parameter_named_in_a_box(qtbot: QtBot) -> None:
+    curve = _curve(qtbot)
+    # memories' key parameters (models/importance headline): Boost: user emphasis first
+    assert curve.param_name == "boost_emphasis"
+    box = curve.param_box
+    assert box.isVisible() and box.currentData() == "boost_emphasis"
+    assert box.currentText() == "Boost: user emphasis"
+    assert [box.itemData(i) for i in range(5)] == [
+        "boost_emphasis", "boost_correction", "boost_explicit", "stale_short", "limit"]
+    assert "base_ultra_short" in [box.itemData(i) for i in range(box.count())]
+
+
+def test_picking_a_parameter_sweeps_it_and_a_slider_moves_the_box(qtbot: QtBot) -> None:
+    curve = _curve(qtbot)
+    box = curve.param_box
+    box.setCurrentIndex(box.findData("base_ultra_short"))
+    assert curve.param_name == "base_ultra_short"
+    xs = [v for v, _ in curve.points]
+    assert min(xs) == 0.0 and 0.5 in xs  # its grid, with the value in use
+    item = curve.plot.getPlotItem()
+    assert item.getAxis("bottom").labelText == "Base: ultra-short"
+    curve.session.set_param("boost_correction", 0.5)
+    assert box.currentData() == "boost_correction" and curve.param_name == "boost_correction"
+    assert item.getAxis("bottom").labelText == "Boost: user correction"
+
+
+def test_the_last_curve_is_greyed_until_the_new_sweep_lands(qtbot: QtBot) -> None:
+    curve = _curve(qtbot, synchronous=False)
+    assert curve.param_name == "boost_emphasis"
+    assert curve.curve.opts["pen"].color().name() == CURVE.lower()
+    assert curve.current_line.isVisible()
+    with qtbot.waitSignal(curve.sweep_finished, timeout=120_000):
+        curve.session.set_param("boost_correction", 0.25)
+        # before the new points: no mark of the new parameter on the old curve
+        assert curve.busy
+        assert curve.curve.opts["pen"].color().name() == STALE.lower()
+        assert not curve.current_line.isVisible()
+        assert len(curve.current_dot.data) == 0 and len(curve.best_dot.data) == 0
+        assert curve.best_text.textItem.toPlainText() == ""
+        assert "in grey: the last sweep, of Boost: user emphasis" in curve.hint.text()
+    assert curve.curve.opts["pen"].color().name() == CURVE.lower()
+    assert curve.current_line.isVisible()
+    assert curve.current_line.value() == 0.25
+    assert "now " in curve.current_line.label.format
