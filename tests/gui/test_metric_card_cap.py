@@ -19,26 +19,35 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
     s.set_model("importance")  # Max results 5
     s.recompute()
     card = strip.cards[s.metric_names.index("p@10")]
-    assert card.name.text() == "P@10  now ≤ 0.5"
+    assert card.name.text() == "P@10  at most 0.5"
     assert card.toolTip().endswith(
         "note, now: importance returns at most 5 results a query (its limit is 5): P@10 is at "
         "most 0.5")
     # nDCG@10 has no bound, but counts only those 5, as eval says (rv2 dr2 7: no note at all)
     ndcg = strip.cards[s.metric_names.index("ndcg@10")]
-    assert ndcg.name.text() == "nDCG@10  ·top 5"  # a mark on the card (rv2 dr5 6)
+    # the why said once under the cards, as eval says it (rA 11), not "·top 5" on each
+    assert ndcg.name.text() == "nDCG@10"
+    assert strip.cap_note.isVisibleTo(strip)
+    assert strip.cap_note.text() == (
+        "importance returns at most 5 results a query (its limit is 5): P@10 is at most 0.5; "
+        "nDCG@10, MRR@10, R@10 and R@100 count only those 5; R@100 = R@10 here")
     assert ndcg.toolTip().endswith(
         "note, now: importance returns at most 5 results a query (its limit is 5): nDCG@10 "
         "counts only those 5")
     r100 = strip.cards[s.metric_names.index("r@100")]
-    assert r100.name.text() == "R@100  ·top 5"
+    assert r100.name.text() == "R@100  = R@10"  # both 0.604: the same 5 results
+    r10 = strip.cards[s.metric_names.index("r@10")]
+    assert r10.value.text() == r100.value.text()
     assert r100.toolTip().endswith(": R@100 counts only those 5")
     s.set_params({**s.params, "limit": 1})
     s.recompute()
-    assert ndcg.name.text() == "nDCG@10  ·top 1"
+    assert ndcg.name.text() == "nDCG@10"
+    assert "count only that one" in strip.cap_note.text()
     s.set_params({**s.params, "limit": 5})
     s.recompute()
     s.set_k(5)  # P@5 can reach 1: no mark
     assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
+    assert "P@5" not in strip.cap_note.text()
     assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()
     strip.shutdown()
 
@@ -57,7 +66,7 @@ def test_the_bound_is_said_to_be_the_current_values_own(qtbot: QtBot) -> None:
     s.set_k(20)
     s.recompute()
     card = strip.cards[s.metric_names.index("p@20")]
-    assert card.name.text() == "P@20  now ≤ 0.05"
+    assert card.name.text() == "P@20  at most 0.05"
     assert card.toolTip().endswith(
         "note, now: importance returns at most 1 result a query (its limit is 1): P@20 is at "
         "most 0.05\nthe baseline: importance returns at most 5 results a query (its limit is "
@@ -68,7 +77,26 @@ def test_the_bound_is_said_to_be_the_current_values_own(qtbot: QtBot) -> None:
     s.pin_baseline()  # not capped either; then the current values capped again
     s.set_param("limit", 2)
     s.recompute()
-    assert card.name.text() == "P@20  now ≤ 0.1"
+    assert card.name.text() == "P@20  at most 0.1"
     assert card.toolTip().endswith("\nthe baseline is not bounded this way: its longest list "
                                    "reaches the cut-off")
+    strip.shutdown()
+
+
+def test_equal_recalls_over_short_lists_say_so(qtbot: QtBot) -> None:
+    # rA 11, on decisions-eval: every case returns at most 3 (its topK), so R@10 and R@100
+    # are one figure (0.700 and 0.700 on the cards)
+    s = TuningSession()
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)
+    s.open(SAMPLES / "decisions-eval")
+    s.set_model("decision-memory")  # the sample's (workbench.toml), at its defaults
+    s.recompute()
+    r10 = strip.cards[s.metric_names.index("r@10")]
+    r100 = strip.cards[s.metric_names.index("r@100")]
+    assert r10.value.text() == r100.value.text() == "0.700"
+    assert r100.name.text() == "R@100  = R@10" and r10.name.text() == "R@10"
+    assert strip.cap_note.text().startswith("decision-memory returned at most 3 results a "
+                                            "query here: P@10 is at most 0.3; ")
+    assert strip.cap_note.text().endswith("; R@100 = R@10 here")
     strip.shutdown()

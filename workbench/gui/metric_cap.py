@@ -25,6 +25,15 @@ def metric_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
     return _caps(s.model, s.params, s.result, s, names)
 
 
+def strip_cap(session: TuningSession, names: Sequence[str]) -> str:
+    """The one note over the cards where the lists are shorter than their cut-offs, as
+    `eval` says it for every metric at once ("importance returns at most 5 results a query
+    (its limit is 5): P@10 is at most 0.5; nDCG@10, … and R@100 count only those 5"); ""
+    where no card is bounded (rA 11: "·top 5" on five cards, the reason in tooltips only)."""
+    s = session
+    return _caps(s.model, s.params, s.result, s, [list(names)]).get(" ".join(names), "")
+
+
 def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
     """The same notes for the pinned baseline's result (its model and values): the card's
     bound is the current values' own, which a baseline at another limit does not share."""
@@ -44,7 +53,9 @@ def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str
 
 
 def _caps(model: Model | None, params: Params, result: Result | None,
-          s: TuningSession, names: Sequence[str]) -> dict[str, str]:
+          s: TuningSession, names: Sequence[str | list[str]]) -> dict[str, str]:
+    """Name → its note; a list of names in `names` gets one note for them all, under the
+    names joined by a space."""
     from workbench.core.cap_lead import cap_lead
     from workbench.gui.metric_names import metric_label
     from workbench.report.text import cap_note, cut_counts
@@ -62,10 +73,11 @@ def _caps(model: Model | None, params: Params, result: Result | None,
     out = {}
     for name in names:
         # the metric as the card names it ("P@10: …" over "p@10 is at most": rv2 dr2 8)
-        note = cap_note(lead, longest, [name], cut=cut, of=int(judged.sum()), every=every,
+        group = [name] if isinstance(name, str) else name
+        note = cap_note(lead, longest, group, cut=cut, of=int(judged.sum()), every=every,
                         label=metric_label)
         if note:
-            out[name] = note
+            out[" ".join(group)] = note
     return out
 
 

@@ -46,7 +46,7 @@ from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
-from .metric_cap import baseline_caps, bound, metric_caps
+from .metric_cap import baseline_caps, bound, metric_caps, strip_cap
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
@@ -432,6 +432,15 @@ class MetricStrip(QWidget):
         self.cut_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.cut_note.hide()
         outer.addWidget(self.cut_note)
+        # where the lists are shorter than the cards' cut-offs, said once for every card, as
+        # eval says it: "·top 5" on five cards had left the reason to their tooltips, and
+        # R@10 and R@100 at the same 0.604 unexplained (rA 11)
+        self.cap_note = QLabel("", self)
+        self.cap_note.setStyleSheet("color:#57606a; padding-left:6px")
+        self.cap_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.cap_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.cap_note.hide()
+        outer.addWidget(self.cap_note)
         # without judgments, the queries the selection figures leave out (a manual search, a
         # disabled project's turn: `diagnostics.counted_queries`), as eval and the Injection
         # tab say them (rv51 3, 6)
@@ -616,6 +625,9 @@ class MetricStrip(QWidget):
         self._show_mean_of(mean_text, over)
         if unjudged == "figures":
             self._show_figures(res, base)
+            if self.cap_note.text():  # judged figures' note: none without judgments
+                self.cap_note.setText("")
+                self.cap_note.hide()
         else:
             self._say_counted([])
             missing = ("no dataset" if s.dataset is None else "no judgments"
@@ -624,6 +636,15 @@ class MetricStrip(QWidget):
             # figure's bound on the card, the note in its tooltip
             caps = metric_caps(s, s.metric_names)
             base_caps = baseline_caps(s, s.metric_names) if caps else {}
+            same = self._same_as(caps, res)
+            whole = strip_cap(s, s.metric_names) if caps else ""
+            if same:
+                whole += "; " + "; ".join(f"{metric_label(a)} = {metric_label(b)} here"
+                                          for a, b in same.items())
+            if whole != self.cap_note.text():
+                self.cap_note.setText(whole)
+                self.cap_note.setToolTip(whole)
+                self.cap_note.setVisible(bool(whole))
             for card, name in zip(self.cards, s.metric_names, strict=True):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
@@ -634,11 +655,13 @@ class MetricStrip(QWidget):
                     # the current values' bound, not the metric's: a baseline at another
                     # limit sits above it on the same card (review r49, dr4 9); a metric
                     # that counts only the results returned has its note, no bound (rv2 dr2 7)
+                    # the note under the cards says why (rv2 dr5 6: R@100 = 0.60 with no
+                    # cue that 5 counted); the card its consequence in words (rA 11)
                     if bound(caps[name]):
-                        card.name.setText(f"{metric_label(name)}  now ≤ {bound(caps[name])}")
-                    elif counted(caps[name]):  # a mark to hover for (rv2 dr5 6: the note
-                        # was in the tooltip only, R@100 = 0.60 with no cue that 5 counted)
-                        card.name.setText(f"{metric_label(name)}  ·top {counted(caps[name])}")
+                        card.name.setText(f"{metric_label(name)}  at most "
+                                          f"{bound(caps[name])}")
+                    elif name in same:
+                        card.name.setText(f"{metric_label(name)}  = {metric_label(same[name])}")
                     tip += f"\n\nnote, now: {caps[name]}"
                     if base is not None:
                         tip += ("\nthe baseline: " + base_caps[name] if name in base_caps
@@ -675,6 +698,26 @@ class MetricStrip(QWidget):
                               else self.defer_ms)
             return
         self.refresh_comparison()
+
+    def _same_as(self, caps: dict[str, str], res: Result | None) -> dict[str, str]:
+        """Metric → the one of the same measure at a smaller cut-off that it equals here,
+        both counting only what was returned ("counts only those 5"): R@100 → R@10 where
+        importance returns 5 a query (rA 11: the two cards read 0.604 and 0.604)."""
+        from workbench.core.metrics.measures import parse_metric
+
+        if res is None:
+            return {}
+        kept = [n for n in caps if not bound(caps[n]) and n in res.means]
+        out: dict[str, str] = {}
+        for name in kept:
+            measure, k = parse_metric(name)
+            for other in kept:
+                m2, k2 = parse_metric(other)
+                if (m2 == measure and k is not None and k2 is not None and k2 < k
+                        and abs(res.means[name] - res.means[other]) <= 1e-12):
+                    out[name] = other
+                    break
+        return out
 
     def _show_figures(self, res: Result | None, base: Baseline | None) -> None:
         """The selection figures on the first cards, no judgments: the mean over the queries
