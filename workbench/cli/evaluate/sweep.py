@@ -191,7 +191,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             "pages, so its best is a trade-off to choose, not a tuning result")
     largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
     if args.sweep in BUDGETS and best == [largest]:  # a tie with less: not bought
-        # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
+        # token_budget "best" at the cap, "beyond chance": a bundle finds more the more it holds
         say(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
             "mostly grows with it (not always: a larger file may then fit and crowd out "
             "another), and so do its tokens, so a higher best is bought with tokens, not "

@@ -13,18 +13,16 @@ import numpy as np
 from workbench.cli.evaluate.summary import _mean_text
 from workbench.cli.evaluate.sweep_points import Point, axis_key, row_label
 from workbench.core.metrics import BUNDLE_METRICS
-from workbench.textout import p_equals
 
 
 def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]], metric: str,
                     best: Sequence[int], in_use: Any, judgments: Any, param: Any = None,
                     nouns: str = "queries") -> str:
-    """The one best value against the value in use, paired over the judged queries: the
-    difference and its p-value, said to be possibly chance where p ≥ 0.05 (a sweep names a
-    best by any margin), and optimistic either way (the best of the grid, chosen and tested
-    on the same queries). `nouns`: what the queries are called (`dataset_nouns`: "chat
+    """The one best value against the value in use, over the judged queries: the difference,
+    said to be optimistic, and no p-value (rB 4: the best of the grid, picked on the same
+    queries, has none that means anything, as compare and report print "—" for training
+    scores). `nouns`: what the queries are called (`dataset_nouns`: "chat
     moments" of OpenVault, as eval, tune and compare say it; rm 9)."""
-    from workbench.core.metrics import paired_test
     from workbench.core.tuning.data import one_of
 
     at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
@@ -50,18 +48,17 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     a, b = per_query[at][metric], per_query[pick][metric]
     mask = judgments.judged_mask & ~np.isnan(a) & ~np.isnan(b)  # cases: only the cases
     a, b = a[mask], b[mask]
-    test = paired_test(a, b)
-    if test.n == 0:
+    n = int(a.size)
+    if n == 0:
         return ""
     gap = _shown_gap(metric, points[at][1][metric], points[pick][1][metric])
-    verdict = ("significant at 0.05" if test.p_value < 0.05 else
-               "not significant at 0.05: the difference may be chance")
     which = f", the tied best {row_label(param, points[pick][0])}:" if len(best) > 1 else ":"
-    return (f"against the value in use ({in_use}){which} {gap} {metric}, "
-            f"{p_equals(test.p_value)} over "
-            f"{test.n} judged {one_of(nouns) if test.n == 1 else nouns} (paired randomisation "
-            f"test), {verdict}; the best was picked on these same {nouns}, so the gap is "
-            f"optimistic — `workbench tune` holds {nouns} out for an honest estimate")
+    # no p-value (rB 4): the best of the grid, picked on these queries, is not a test's
+    # candidate; compare and report print "—" for such a gap, and so does this line
+    return (f"against the value in use ({in_use}){which} {gap} {metric} over {n} judged "
+            f"{one_of(nouns) if n == 1 else nouns}; no p-value: the best was picked on "
+            f"these same {nouns}, so the gap is optimistic and no test of it would be valid "
+            f"— `workbench tune` holds {nouns} out for an honest estimate")
 
 
 def _shown_gap(metric: str, a: float, b: float) -> str:

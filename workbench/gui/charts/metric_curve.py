@@ -9,9 +9,9 @@ point with `core.session_work.compute` (never touching the session); the points 
 that generation is still the newest, and a sweep made stale by a newer change stops early.
 `synchronous=True` computes inline (tests).
 
-The best is said as `workbench sweep` says it: its gap over the value in use with the p-value
-of the paired randomisation test over the judged queries (`metrics.paired_test`, the CLI's
-test), "within noise" where p ≥ 0.05, and picked on these same queries (optimistic).
+The best is said as `workbench sweep` says it: its gap over the value in use over the judged
+queries, picked on these same queries (optimistic), with no p-value (rB 4: a test of the best of
+the grid, picked on the queries it is tested on, is not valid).
 
 Events: params_changed (which parameter), result_changed (the current marker, and a new sweep
 when the prepared arrays changed), model_changed, dataset_changed, k_changed.
@@ -39,7 +39,6 @@ from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
 from workbench.core.tune import default_values, sweep_span, values_for
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
-from workbench.textout import p_equals
 
 from ._base import INK, ChartPanel, make_plot
 
@@ -663,11 +662,10 @@ class MetricCurve(ChartPanel):
         self.best_dot.setToolTip(tip)
 
     def _against(self, i: int, name: str) -> tuple[str, str]:
-        """The best point `i` against the value in use, as `workbench sweep` tests it (the
-        paired randomisation test over the judged queries): a short line for under the best's
-        label, and the whole sentence for its tooltip ("", "" where there is nothing to say)."""
-        from workbench.core.metrics import paired_test
-
+        """The best point `i` against the value in use, as `workbench sweep` sets it (over the
+        judged queries, with no p-value: the best was picked on them, rB 4): a short line for
+        under the best's label, and the whole sentence for its tooltip ("", "" where there is
+        nothing to say)."""
         s, metric = self.session, self.metric_name
         best = self._per_query[i] if i < len(self._per_query) else None
         now = s.result.per_query.get(metric) if s.result is not None else None
@@ -681,33 +679,28 @@ class MetricCurve(ChartPanel):
             return ("the value in use is among the tied best: nothing to gain here",
                     "the value in use scores as well as the best over the judged queries")
         mask = s.judgments.judged_mask  # as `sweep`: the judged queries, NaN pairs left out
-        try:
-            test = paired_test(np.asarray(now, np.float64)[mask], best[mask])
-        except ValueError:  # no query to compare
+        x, y = np.asarray(now, np.float64)[mask], np.asarray(best, np.float64)[mask]
+        keep = ~(np.isnan(x) | np.isnan(y))
+        n = int(keep.sum())
+        if n == 0:  # no query to compare
             return "", ""
-        if abs(test.delta) <= 1e-12:
+        delta = float((y[keep] - x[keep]).mean())
+        if abs(delta) <= 1e-12:
             return ("as good as now: nothing to gain here",
                     "the value in use scores as well as the best over the judged queries")
-        chance = test.p_value >= 0.05
         # the gap as sweep says it: the difference of the two means as shown, the rule of
         # compare, report and tune (rn 3), so the tooltip and `workbench sweep` agree
         from workbench.report.text import pair_texts
 
-        a = float(np.nanmean(np.asarray(now, np.float64)[mask]))
-        gap = pair_texts(a, float(np.nanmean(best[mask])), minus=False)[2]
-        # p as every command says it (sweep: "p < 0.001", not "p = 7.6e-06")
-        short = (f"{test.delta:+.3f} over now, {p_equals(test.p_value)}"
-                 + (": within noise" if chance else "") + "; picked on these queries")
+        gap = pair_texts(float(x[keep].mean()), float(y[keep].mean()), minus=False)[2]
+        short = f"{delta:+.3f} over now; picked on these queries: no p-value"
         # the data's own noun, as `sweep` says it (OpenVault's chat moments; rm 9)
         from workbench.core.tuning.data import dataset_nouns, one_of
 
         many = dataset_nouns(s.dataset)[1] if s.dataset is not None else "queries"
-        tip = (f"{gap} {metric_label(metric)} over the value in use, "
-               f"{p_equals(test.p_value)} over {test.n} judged "
-               f"{one_of(many) if test.n == 1 else many} (paired randomisation test), "
-               + ("not significant at 0.05: the difference may be chance" if chance
-                  else "significant at 0.05")
-               + f"; the best was picked on these same {many}, so the gap is optimistic — "
+        tip = (f"{gap} {metric_label(metric)} over the value in use, over {n} judged "
+               f"{one_of(many) if n == 1 else many}; no p-value: the best was picked on these "
+               f"same {many}, so the gap is optimistic and no test of it would be valid — "
                "Tune holds queries out for an honest estimate")
         return short, tip
 
