@@ -81,9 +81,11 @@ def test_compare_prints_every_pair_and_names_those_beyond_chance(
                  "ndcg@10", "--movers", "0"]) == 0
     out = capsys.readouterr().out
     # the real rule, and where it is said: compare has no Metrics section (review dr6, 3)
-    assert ("every pair (B − A; Holm p: p adjusted over the side looks shown, the metric "
-            "table's and these pairs', as the note above says; for a comparison tune set out "
-            "to test, its own p):") in " ".join(out.split())
+    assert ("every pair (B − A; Holm p: that p after Holm's adjustment (the k-th smallest of "
+            "m times m − k + 1), over one of two families: a pair with defaults, over the "
+            "metric table's 2 p-values (the table's own test, so it reads as there); any other "
+            "pair, over those 2 and the 1 other pair's p-values (3 in all)):"
+            ) in " ".join(out.split())
     assert "rule under Metrics" not in out and "by the rule above the pairs" in out
     table = out.split("every pair (B − A")[1]
     assert re.search(r"defaults\s+flat\s+ndcg@10", table)
@@ -340,3 +342,57 @@ def test_a_pair_on_which_nothing_moved_is_named_as_not_tested(
     summary = next(line for line in out.splitlines() if line.startswith("Every pair on"))
     assert "both pairs tested differ beyond chance" in summary, summary
     assert summary.endswith("Not tested: defaults and same, on which no query moved."), summary
+
+
+def test_each_holm_p_is_over_the_family_its_rows_are_told(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rB 3: the Holm p column held p-values adjusted over two families (a pair with the first
+    over the metric table's p-values, any other over those and the other pairs'), and
+    compare's line named one. Each row's Holm p is checked against Holm's rule worked here
+    over the family the line names for it, and the sizes are those named."""
+    files = _bm25(tmp_path, {"flat": "k1 = 0.3\nb = 0.2\n", "steep": "k1 = 3.0\nb = 1.0\n",
+                             "short": "b = 0.9\n"})
+    metrics = ["ndcg@10", "r@100"]
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", *files, "--metrics",
+                 ",".join(metrics), "--movers", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    bm, ds = get_model("bm25"), load_dataset(SAMPLES / "tea-beir")
+    base = bm.schema.defaults()
+    params = {"defaults": base, "flat": {**base, "k1": 0.3, "b": 0.2},
+              "steep": {**base, "k1": 3.0, "b": 1.0}, "short": {**base, "b": 0.9}}
+    per = {n: Pipeline(bm, ds, v).run(metrics).per_query for n, v in params.items()}
+    names = list(params)
+    # the metric table's family: each configuration against the first on each metric moved
+    table = [t.p_value for n in names[1:] for m in metrics
+             for t in [paired_test(per["defaults"][m], per[n][m])] if t.improved + t.worsened]
+    others = [(a, b) for i, a in enumerate(names[1:], 1) for b in names[i + 1:]]
+    other_p = {}
+    for a, b in others:
+        t = paired_test(per[a]["ndcg@10"], per[b]["ndcg@10"], n_resamples=10_000)
+        if t.improved + t.worsened:
+            other_p[(a, b)] = t.p_value
+    m1, m2 = len(table), len(table) + len(other_p)
+    assert (f"a pair with defaults, over the metric table's {m1} p-values (the table's own "
+            f"test, so it reads as there); any other pair, over those {m1} and the "
+            f"{len(other_p)} other pairs' p-values ({m2} in all)") in out
+
+    def holm_of(p: float, family: list[float]) -> float:
+        # Holm (1979) by hand: the k-th smallest of m times m − k + 1, the maximum carried up
+        ordered = sorted(family)
+        running = 0.0
+        for k, x in enumerate(ordered):
+            running = max(running, min(1.0, (len(ordered) - k) * x))
+            if x == p:
+                return running
+        raise AssertionError(p)
+
+    found = {(names[f.a], names[f.b]): f for f in pairs(compare_configurations(
+        bm, ds, [Configuration(n, v) for n, v in params.items()], metrics)).found}
+    checked = 0
+    for (a, b), f in found.items():
+        if f.adjusted is None:
+            continue
+        family = table if a == "defaults" else [*table, *other_p.values()]
+        assert f.adjusted == pytest.approx(holm_of(f.p_value or 0.0, family), abs=1e-3), (a, b)
+        checked += 1
+    assert checked == len(found) and m2 > m1

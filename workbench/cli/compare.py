@@ -64,7 +64,7 @@ from workbench.core.tuned_on import (
     training_configurations,
 )
 from workbench.report.html import html_report
-from workbench.report.pairs import pair_summary, pair_table, pairs
+from workbench.report.pairs import holm_rule, pair_summary, pair_table, pairs
 from workbench.report.text import (
     DELTA_LEGEND,
     TRAINED_NOTE,
@@ -546,11 +546,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.append(wrap(many))
     found = pairs(comp)
     if found.found:  # three or more: every pair, not only each against the first
-        # the rule is said once, in the note above the pairs (dr6 3: "adjusted for the
-        # pairs tested" was not what Holm p is)
-        out += ["", wrap("every pair (B − A; Holm p: p adjusted over the side looks shown, "
-                         "the metric table's and these pairs', as the note above says; for a "
-                         "comparison tune set out to test, its own p):"),
+        # Holm p's families with their sizes, in the report's words (rB 3: the line named
+        # one family where the column held two; dr6 3: "adjusted for the pairs tested" was
+        # not what Holm p is)
+        out += ["", wrap(f"every pair (B − A; {holm_rule(comp, found)}):"),
                 format_table(*pair_table(comp, found)),
                 wrap(pair_summary(comp, found, rule="above the pairs"))]
     elif found:  # too many to set each against each: said

@@ -311,12 +311,41 @@ def pair_note(comp: Comparison, found: Pairs | None = None) -> str:
     rule = metric_rule(comp, pairs(comp) if found is None else found)
     return (f"Each pair on one metric ({rule}), over the {counted:,} {queries} the metric "
             "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
-            "the two; Holm p: that p after Holm's adjustment (the k-th smallest of m times "
-            "m − k + 1) over the side looks shown: for a pair with the first, the metric "
-            "table's; for any other, those and the other pairs'; for a comparison tune set "
-            "out to test, its own p. —: not tested (no "
+            f"the two; {holm_rule(comp, found)}. —: not tested (no "
             f"{singular(queries)} moved, training scores, or a configuration that returns "
             "nothing)")
+
+
+def holm_rule(comp: Comparison, found: Pairs | None = None) -> str:
+    """What the pair table's Holm p is adjusted over, with each family's size, only the cases
+    its rows have (rB 3: one column held p-values of two families, and compare named one):
+    "Holm p: that p after Holm's adjustment (…), over one of two families: a pair with
+    defaults, over the metric table's 15 p-values (the table's own test, so it reads as
+    there); any other pair, over those 15 and the 3 other pairs' p-values (18 in all)"."""
+    found = pairs(comp) if found is None else found
+    table = len(_family(comp))
+    first = shown_name(comp, comp.configs[0].name)
+    with_first = any(f.tested and not f.primary and f.a == 0 for f in found.found)
+    others = sum(f.tested and not f.primary and f.a != 0 for f in found.found)
+    own = "pair's" if others == 1 else "pairs'"
+    alone = any(f.tested and f.primary for f in found.found)
+    cases = []
+    if with_first:
+        cases.append(f"a pair with {first}, over the metric table's {table} p-value"
+                     f"{'' if table == 1 else 's'} (the table's own test, so it reads as there)")
+    if others:
+        cases.append(f"{'any other pair' if with_first else 'a pair'}, over "
+                     + (f"those {table} and the {others} other {own} p-values "
+                        f"({table + others} in all)" if table else f"the {others} {own} p-values"))
+    if alone:
+        cases.append("a comparison tune set out to test, its own p alone")
+    rule = "Holm p: that p after Holm's adjustment (the k-th smallest of m times m − k + 1)"
+    if not cases:
+        return rule
+    if len(cases) == 1:
+        return f"{rule}: {cases[0]}"
+    return (f"{rule}, over one of {'two' if len(cases) == 2 else 'three'} families: "
+            + "; ".join(cases))
 
 
 def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = str,
