@@ -396,3 +396,17 @@ def test_each_holm_p_is_over_the_family_its_rows_are_told(
         assert f.adjusted == pytest.approx(holm_of(f.p_value or 0.0, family), abs=1e-3), (a, b)
         checked += 1
     assert checked == len(found) and m2 > m1
+
+
+def test_the_reports_say_the_interval_is_not_the_p_columns_test(tmp_path: Path) -> None:
+    """rB 5: a t-interval barely leaving out 0 sat beside a randomisation p of 0.005, both
+    right on heavy-tailed differences; the reports say once what the interval is and that
+    the two can disagree, and that the p is what "beyond chance" reads."""
+    files = _bm25(tmp_path, {"flat": "k1 = 0.3\nb = 0.2\n"})
+    said = ("The interval is Student's t, not the randomisation test the p column comes "
+            "from: on skewed per-query differences the two can disagree")
+    for fmt in ("md", "html"):
+        out = tmp_path / f"r.{fmt}"
+        assert main(["report", TEA, "-m", "bm25", "--defaults", *files, "-o", str(out),
+                     "--format", fmt]) == 0
+        assert said in " ".join(out.read_text("utf-8").split()), fmt

@@ -34,6 +34,7 @@ from workbench.report.text import (
     tests_shown,
     trained_pair,
 )
+from workbench.report.text.numbers import INTERVAL_CAVEAT
 
 # compared configurations a metric table holds (five columns each) before it is split
 METRIC_TABLE_CONFIGS = 2
@@ -68,7 +69,7 @@ def _metrics(comp: Comparison) -> str:
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
              "difference (this configuration − the first), Student's t-interval: mean ± "
              "t(0.975, n − 1) · s / √n over the n queries with a value on both sides (blank "
-             "with fewer than two). "
+             f"with fewer than two). {INTERVAL_CAVEAT} "
              "² Two-sided paired randomisation test (sign flips of the per-query "
              f"differences: every pattern counted where at most {EXACT_MAX_NONZERO} queries "
              "differ, else 10,000 random ones) against "

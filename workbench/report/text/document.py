@@ -22,7 +22,7 @@ from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import _md_table, code_span, flags_as_code, md, ticks_as_code
 from workbench.report.text.meanings import metric_meanings
 from workbench.report.text.movers import mover_lines, movers_text, settings_key
-from workbench.report.text.numbers import LEVEL
+from workbench.report.text.numbers import INTERVAL_CAVEAT, LEVEL
 from workbench.report.text.settings import settings_lines
 from workbench.report.text.summary import summary_lines
 from workbench.report.text.tables import (
@@ -87,7 +87,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                   f"- {LEVEL:.0%} CI of Δ: the range the mean per-query difference lies in "
                   f"with {LEVEL:.0%} confidence (Student's t over the queries with a value "
                   "on both sides; blank with fewer than two); where it holds 0, the "
-                  "difference may be chance"]
+                  f"difference may be chance. {INTERVAL_CAVEAT}"]
     from workbench.report.pairs import pair_note, pair_summary, pair_table, pairs
 
     found = pairs(comp)

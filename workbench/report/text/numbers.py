@@ -23,6 +23,14 @@ def p_text(p: float | None) -> str:
 LEVEL = 0.95
 
 
+# rB 5: cisi r@100 "−0.0594 to −0.0013" beside p 0.005, both right: the per-query differences
+# were heavy-tailed (the t-test's p there is 0.041)
+INTERVAL_CAVEAT = ("The interval is Student's t, not the randomisation test the p column "
+                   "comes from: on skewed per-query differences the two can disagree (an "
+                   "interval that barely leaves out 0 beside a p of 0.005); the p is what "
+                   "\"beyond chance\" reads.")
+
+
 def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, float] | None:
     """Student's t confidence interval of the mean of paired per-query differences:
     mean ± t(1 − (1 − level)/2, n − 1) · s / √n over the n finite values (s: the sample
