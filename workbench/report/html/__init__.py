@@ -6,8 +6,9 @@ Sections (each an element id, linked from the page's header):
 
 - `compared`: dataset, model, workbench version, date, the configurations and their files;
   `parameters`: the parameters that differ, one column per configuration;
-- `metrics`: per metric each configuration's mean, Δ against the first, the 95 % t-interval
-  of the mean per-query difference (`difference_interval`), the paired randomisation p-value
+- `metrics`: per metric each configuration's mean, Δ against the first, the 95 % interval of
+  the mean per-query difference that the p-value's randomisation test gives
+  (`difference_interval`), the paired randomisation p-value
   and queries improved/worsened;
 - `per-query`: the first metric's per-query differences, sorted, as bars;
 - `movers`: the documents that entered or left the top k and the biggest jumps, each with its

@@ -34,7 +34,6 @@ from workbench.report.text import (
     tests_shown,
     trained_pair,
 )
-from workbench.report.text.numbers import INTERVAL_CAVEAT
 
 # compared configurations a metric table holds (five columns each) before it is split
 METRIC_TABLE_CONFIGS = 2
@@ -67,16 +66,15 @@ def _metrics(comp: Comparison) -> str:
                                    else f"metric-table-{n + 1}")
                      for n, part in enumerate(parts))
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
-             "difference (this configuration − the first), Student's t-interval: mean ± "
-             "t(0.975, n − 1) · s / √n over the n queries with a value on both sides (blank "
-             f"with fewer than two). {INTERVAL_CAVEAT} "
+             "difference (this configuration − the first), from the p column's test: the "
+             "shifts δ at which the randomisation test of the differences minus δ gives p ≥ "
+             "0.05 (the same seeded sign flips), over the queries with a value on both "
+             "sides (blank with fewer than six: no shift could be left out). It leaves out 0 "
+             "where p is below 0.05, up to the resampling's noise near 0.05. "
              "² Two-sided paired randomisation test (sign flips of the per-query "
              f"differences: every pattern counted where at most {EXACT_MAX_NONZERO} queries "
              "differ, else 10,000 random ones) against "
-             f"{escape(comp.configs[0].name)}; the two are different "
-             "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
-             "the reverse): the interval assumes the differences near-normal, the test does "
-             "not, so where they disagree the difference is borderline. ▲/▼: queries "
+             f"{escape(comp.configs[0].name)}. ▲/▼: queries "
              "improved / worsened. A Δ is coloured (green better, red worse) only where the "
              "difference is beyond chance by the rule under the table"
              + ("" if not any(evidence(comp, r, i) == WEAK for r in comp.rows

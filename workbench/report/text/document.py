@@ -22,7 +22,7 @@ from workbench.report.text.lengths import length_notes
 from workbench.report.text.markup import _md_table, code_span, flags_as_code, md, ticks_as_code
 from workbench.report.text.meanings import metric_meanings
 from workbench.report.text.movers import mover_lines, movers_text, settings_key
-from workbench.report.text.numbers import INTERVAL_CAVEAT, LEVEL
+from workbench.report.text.numbers import LEVEL
 from workbench.report.text.settings import settings_lines
 from workbench.report.text.summary import summary_lines
 from workbench.report.text.tables import (
@@ -85,9 +85,12 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         lines += ["", "How to read it:", "",
                   *(f"- {md(line)}" for line in metric_meanings(comp)),
                   f"- {LEVEL:.0%} CI of Δ: the range the mean per-query difference lies in "
-                  f"with {LEVEL:.0%} confidence (Student's t over the queries with a value "
-                  "on both sides; blank with fewer than two); where it holds 0, the "
-                  f"difference may be chance. {INTERVAL_CAVEAT}"]
+                  f"with {LEVEL:.0%} confidence, from the p column's test: the shifts at "
+                  "which the randomisation test of the differences minus the shift gives p ≥ "
+                  f"{1 - LEVEL:.2f} (the same seeded sign flips, over the queries with a value "
+                  "on both sides; blank with fewer than six: no shift could be left out); "
+                  "where it holds 0, the difference may be chance, as p says, up to the "
+                  "resampling's noise near 0.05"]
     from workbench.report.pairs import pair_note, pair_summary, pair_table, pairs
 
     found = pairs(comp)

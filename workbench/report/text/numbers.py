@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-import numpy as np
 from numpy.typing import ArrayLike
 
 from workbench.core.metrics.bundle import BUNDLE_METRICS
@@ -23,28 +22,15 @@ def p_text(p: float | None) -> str:
 LEVEL = 0.95
 
 
-# rB 5: cisi r@100 "−0.0594 to −0.0013" beside p 0.005, both right: the per-query differences
-# were heavy-tailed (the t-test's p there is 0.041)
-INTERVAL_CAVEAT = ("The interval is Student's t, not the randomisation test the p column "
-                   "comes from: on skewed per-query differences the two can disagree (an "
-                   "interval that barely leaves out 0 beside a p of 0.005); the p is what "
-                   "\"beyond chance\" reads.")
-
-
 def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, float] | None:
-    """Student's t confidence interval of the mean of paired per-query differences:
-    mean ± t(1 − (1 − level)/2, n − 1) · s / √n over the n finite values (s: the sample
-    standard deviation, ddof 1); None when fewer than two queries have a value."""
-    from scipy.special import stdtrit  # the t quantile; imported here: scipy is slow to load
+    """The confidence interval of the mean of paired per-query differences that the p
+    column's randomisation test gives (`metrics.interval.randomization_interval`: the shifts
+    it does not reject at 1 − level). A Student's t-interval had barely left out 0 beside p
+    0.005 on heavy-tailed differences (rB 5). None with fewer than two finite values, or too
+    few for the test to reject any shift."""
+    from workbench.core.metrics.interval import randomization_interval
 
-    d = np.asarray(diffs, np.float64)
-    d = d[np.isfinite(d)]
-    if d.size < 2:
-        return None
-    mean = float(d.mean())
-    t = float(stdtrit(d.size - 1, 0.5 + level / 2))
-    half = t * float(d.std(ddof=1)) / math.sqrt(d.size)
-    return mean - half, mean + half
+    return randomization_interval(diffs, level)
 
 
 def interval_text(ci: tuple[float, float] | None, count: bool = False, *,
