@@ -43,8 +43,25 @@ def test_rows_and_summary_are_check_cases(qtbot: QtBot, cases: TuningSession) ->
     assert cases.dataset is not None and cases.result is not None
     want = check_cases(cases.dataset, cases.result.ranking)
     assert panel.report == want and len(want.cases) == 30
-    assert panel.summary.text() == (f"{want.passed} / 30 pass · recall {want.recall:.2f} · "
-                                    f"precision {want.precision:.2f}")
+    # pooled over every case's ids, counted here from the cases' own contexts and top Ks, and
+    # said so: "recall 0.71" beside the R@10 card's 0.700 read as a rounding disagreement,
+    # "precision 0.61" beside P@10 0.073 as a bug (rA 4)
+    found = expected = returned = 0
+    for qi, q in enumerate(cases.dataset.queries):
+        if "expected_top_ids" not in q.context:
+            continue
+        k = min(int(q.context.get("top_k", 10**6)), int(cases.result.ranking.count[qi]))
+        top = {cases.dataset.corpus.ids[int(d)] for d in cases.result.ranking.docs[qi, :k]}
+        found += len(set(q.context["expected_top_ids"]) & top)
+        expected += len(q.context["expected_top_ids"])
+        returned += len(top)
+    assert expected and returned
+    assert panel.summary.text() == (
+        f"{want.passed} / 30 pass · pooled recall {found / expected:.2f} ({found} / {expected})"
+        f" · pooled precision {found / returned:.2f} ({found} / {returned})")
+    tip = panel.summary.toolTip()
+    assert f"({found} / {expected})" in tip and f"({found} / {returned})" in tip
+    assert "R@k and P@k" in tip
     rows = {r[0]: r for r in panel.row_texts()}
     assert len(rows) == 30
     for c in want.cases:

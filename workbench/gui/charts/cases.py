@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.cases import CaseReport, CaseResult, check_cases, has_cases
+from workbench.core.data import Dataset
 from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
@@ -36,18 +37,51 @@ COLUMNS = ("Case", "Result", "vs baseline", "Missing expected", "Forbidden found
 PASS_BG, FAIL_BG = QColor("#dafbe1"), QColor("#ffebe9")
 
 
-def summary(report: CaseReport, baseline: CaseReport | None = None) -> str:
-    """"20 / 30 pass · recall 0.83 · precision 0.61", with the baseline's deltas."""
+def summary(report: CaseReport, baseline: CaseReport | None = None,
+            counts: tuple[int, int, int] | None = None) -> str:
+    """"20 / 30 pass · pooled recall 0.71 (22 / 31) · pooled precision 0.61 (22 / 36)", with
+    the baseline's deltas. "Pooled": over every case's expected ids at once, not the per-query
+    means the R@k and P@k cards show ("recall 0.71" beside "R@10 0.700" read as a rounding
+    disagreement, "precision 0.61" beside "P@10 0.073" as a bug: rA 4). `counts`: the ids
+    found, expected and returned (`pooled_counts`), shown beside the ratios."""
     b = baseline
 
     def delta(now: float, was: float, digits: int) -> str:
         return f" ({signed(now - was, digits)})"
 
+    found, expected, returned = counts if counts is not None else (0, 0, 0)
+    of_expected = f" ({found} / {expected})" if counts is not None else ""
+    of_returned = f" ({found} / {returned})" if counts is not None else ""
     return (f"{report.passed} / {len(report.cases)} pass"
             f"{delta(report.passed, b.passed, 0) if b else ''}"
-            f" · recall {report.recall:.2f}{delta(report.recall, b.recall, 2) if b else ''}"
-            f" · precision {report.precision:.2f}"
+            f" · pooled recall {report.recall:.2f}{of_expected}"
+            f"{delta(report.recall, b.recall, 2) if b else ''}"
+            f" · pooled precision {report.precision:.2f}{of_returned}"
             f"{delta(report.precision, b.precision, 2) if b else ''}")
+
+
+def pooled_counts(dataset: Dataset, report: CaseReport) -> tuple[int, int, int]:
+    """The expected ids found in their case's top K, all expected ids, and all ids returned
+    in the cases' top Ks: the pooled recall's and precision's numerators and denominators
+    (as `check_cases` counts them)."""
+    queries = dataset.queries
+    found = expected = returned = 0
+    for c in report.cases:
+        index = queries.index.get(c.query)
+        want = len(queries[index].context.get("expected_top_ids", ())) if index is not None \
+            else len(c.missing)
+        found += want - len(c.missing)
+        expected += want
+        returned += len(c.returned)
+    return found, expected, returned
+
+
+SUMMARY_TIP = ("Pass: every expected id in the case's own top K and no forbidden id there. "
+               "Pooled recall: the expected ids found in their case's top K over all expected "
+               "ids ({found} / {expected}); pooled precision: those found over all ids the "
+               "cases returned ({found} / {returned}) — pooled over every case at once, as "
+               "pi-lodestone's eval harness reports them, so they differ from the R@k and P@k "
+               "cards, which are means of per-query figures at k.")
 
 
 def change_text(now: CaseResult, was: CaseResult | None) -> str:
@@ -128,7 +162,11 @@ class EvalCases(ChartPanel):
         self.changed = [c.query for c in report.cases
                         if change_text(c, was.get(c.query)) not in ("", "=")]
         changed = f" · {len(self.changed)} changed vs baseline" if self.baseline_report else ""
-        self.summary.setText(summary(report, self.baseline_report) + changed)
+        counts = pooled_counts(s.dataset, report)
+        self.summary.setText(summary(report, self.baseline_report, counts) + changed)
+        found, expected, returned = counts
+        self.summary.setToolTip(SUMMARY_TIP.format(found=found, expected=expected,
+                                                   returned=returned))
         # what needs a look first: changed against the baseline, then failing, then the rest
         self.rows = sorted(report.cases, key=lambda c: (c.query not in self.changed,
                                                         c.passed))
@@ -160,6 +198,7 @@ class EvalCases(ChartPanel):
         self.table.setRowCount(0)
         self.note.setText(text)
         self.summary.setText("")
+        self.summary.setToolTip("")
         self.stack.setCurrentWidget(self.note)
 
     def _on_click(self, row: int, _col: int) -> None:
