@@ -370,3 +370,43 @@ def test_the_threshold_row_follows_the_line_above_it(qtbot: QtBot,
     assert shown["verdict"][0] == "empties 10"
     # the baseline (the sample's own values) empties none and sits well above it
     assert shown["verdict"][1] == "rarely"
+
+
+def test_nothing_injected_says_so_rather_than_0(qtbot: QtBot, decisions: TuningSession) -> None:
+    """rA 7: with the min score above every score no turn injects anything; the margin over
+    the injected turns had read 0.00 ("the last results sit at the min score") and the top
+    ids' table was empty with nothing said. The margin is "—", its tooltip says why, and the
+    table says no document was injected."""
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    decisions.pin_baseline()
+    decisions.set_params({"inject_min_score": 250.0})
+    decisions.recompute()
+    assert panel.stats is not None and panel.stats.answered == 0
+    shown = panel.figure_texts()
+    assert shown["margin"][0] == "—"  # no Δ against the baseline's 36.29 either
+    assert shown["margin"][1] == "36.29"
+    margin_row = [k for k, _, _ in FIGURES[1]].index("margin")
+    assert "no turn injected anything" in panel.tables[1].item(margin_row, 1).toolTip()
+    assert panel.cell_texts(panel.ids)[0][0] == "no document injected"
+    decisions.set_params({"inject_min_score": 8.0})
+    decisions.recompute()
+    assert panel.figure_texts()["margin"][0].startswith("36.29")
+    assert panel.ids.rowCount() > 1 and panel.ids.columnSpan(0, 0) == 1
+
+
+def test_figures_named_as_the_cards_name_them_each_row_explained(
+        qtbot: QtBot, decisions: TuningSession) -> None:
+    """rA 8: the cards' "results / query" and "empty queries" were "results/turn mean" and
+    "no result %" in the tables; each row now has a tooltip."""
+    from workbench.gui.metric_strip import FIGURE_CARDS
+
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    labels = {key: label for group in FIGURES for key, label, _ in group}
+    assert labels["count_mean"] == FIGURE_CARDS["results"][0]
+    assert labels["zero_pct"].startswith(FIGURE_CARDS["empty"][0])
+    assert labels["tokens_per_turn"].startswith(FIGURE_CARDS["injected_tokens"][0])
+    for t in panel.tables:
+        for r in range(t.rowCount()):
+            assert t.item(r, 0).toolTip(), t.item(r, 0).text()

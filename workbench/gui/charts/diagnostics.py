@@ -55,6 +55,7 @@ from ._base import A_COLOR, INK, MUTED, OTHER, ChartPanel, make_plot
 from .diagnostics_figures import (
     FIGURES,
     MODEL_ID,
+    NO_MARGIN,
     ROW_HELP,
     SETTINGS,
     SLIDERS,
@@ -71,6 +72,7 @@ from .diagnostics_figures import (
 )
 from .diagnostics_table import cell, fit_table, fit_width
 
+NO_IDS = "no document injected"
 NOT_APPLICABLE = ("Injection diagnostics are pi-lodestone's why-stats: choose the "
                   "decision-memory model (on pi-memory decisions) to see them.")
 # a change from the baseline follows the current figure in its cell ("20  +12"): a column
@@ -331,8 +333,9 @@ class InjectionDiagnostics(ChartPanel):
         log = f" · {self._log_note}" if self._log_note else ""
         left = "".join(f" · {line}" for line in self.left_out)
         n = self.stats.turns
-        self.caption.setText(f"Injection — {n} quer{'y' if n == 1 else 'ies'}, current "
-                             f"parameters{left}{log}{self._inert_note()}")
+        # one turn a query, said once: "21 queries … log: 60 turns" had mixed the nouns (rA 8)
+        self.caption.setText(f"Injection — {n} quer{'y' if n == 1 else 'ies'} (a turn each), "
+                             f"current parameters{left}{log}{self._inert_note()}")
         self._fill_figures()
         self._fill_ids()
         self._draw_bars()
@@ -372,11 +375,15 @@ class InjectionDiagnostics(ChartPanel):
                     continue
                 now = figure(cur, key)
                 was = figure(base, key) if base else None
-                t.setItem(row, 1, cell(with_delta(
-                    fmt(now, dec), None if was is None else fmt_delta(now - was, dec))))
-                t.setItem(row, 2, cell("" if was is None else fmt(was, dec), color=MUTED))
-                t.setItem(row, 3, cell(fmt(figure(logged, key), dec) if logged else "",
-                                        color=MUTED))
+                figures = [
+                    cell(with_delta(fmt(now, dec),
+                                    None if was is None else fmt_delta(now - was, dec))),
+                    cell("" if was is None else fmt(was, dec), color=MUTED),
+                    cell(fmt(figure(logged, key), dec) if logged else "", color=MUTED)]
+                for col, item in enumerate(figures, 1):
+                    if item.text().startswith("—"):  # undefined: why, in its tooltip
+                        item.setToolTip(NO_MARGIN)
+                    t.setItem(row, col, item)
             t.setColumnHidden(2, base is None)
             t.setColumnHidden(3, logged is None)
             fit_width(t)
@@ -444,7 +451,17 @@ class InjectionDiagnostics(ChartPanel):
             name: Counter(r[0] for t in self._turns.get(name, ()) for r in t.results)
             for name in ("baseline", "logged")}
         t = self.ids
-        t.setRowCount(len(cur.most_injected))
+        t.clearSpans()
+        if not cur.most_injected:  # said, across the row: an empty table had said nothing
+            t.setRowCount(1)
+            none = cell(NO_IDS, right=False, color=MUTED)
+            none.setToolTip("no turn injected anything at the current parameters")
+            t.setItem(0, 0, none)
+            for col in range(1, t.columnCount()):
+                t.setItem(0, col, cell(""))
+            t.setSpan(0, 0, 1, t.columnCount())
+        else:
+            t.setRowCount(len(cur.most_injected))
         for row, (rid, n, avg) in enumerate(cur.most_injected):
             b = times["baseline"][rid]
             t.setItem(row, 0, cell(rid, right=False))

@@ -6,6 +6,7 @@ result-count distribution (the turns the current parameters would inject are
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -24,13 +25,13 @@ LOG_FILE = "injections.jsonl"
 # result to be above anything), "verdict" whether the threshold is doing real work
 FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
     (("turns", "turns", 0),
-     ("count_mean", "results/turn mean", 2),
-     ("count_p50", "results/turn p50", 0),
-     ("count_p95", "results/turn p95", 0),
+     ("count_mean", "results / query", 2),
+     ("count_p50", "results p50", 0),
+     ("count_p95", "results p95", 0),
      ("hit_limit_pct", "hit the limit %", 1),
-     ("zero_pct", "no result %", 1),
+     ("zero_pct", "empty queries %", 1),
      ("snippet_mean", "snippet chars avg", 1),
-     ("tokens_per_turn", "tokens/turn (est.)", 0)),
+     ("tokens_per_turn", "tokens / query", 0)),
     (("top_avg", "top score avg (empty = 0)", 2),
      ("top_min", "top score min", 0),
      ("top_max", "top score max", 0),
@@ -44,16 +45,37 @@ FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
 
 EMPTY_AS_0 = ("an empty turn counts as a score of 0 here, as in pi-lodestone's /memory "
               "why-stats (the CLI's “no result = 0”)")
-# a figure's row → its tooltip
+# the figures the metric cards show too (no judgments) are named as the cards name them
+# ("results / query", "empty queries"): "results/turn mean" and "no result %" beside the cards'
+# "results / query" and "empty queries" read as other figures (rA 8). Each query is one turn.
+ONE_TURN = ("each query is one turn here; the Log column counts the log's turns")
+# a figure's row → its tooltip (every row has one: "p95", "hit the limit" and "threshold
+# decides" were said nowhere on screen)
 ROW_HELP = {
+    "turns": f"the turns counted: {ONE_TURN}",
+    "count_mean": ("the results injected a turn, averaged over every turn (the “results / "
+                   f"query” card): {ONE_TURN}"),
+    "count_p50": "the median of the results injected a turn",
+    "count_p95": "the 95th percentile of the results injected a turn",
+    "hit_limit_pct": "the share of turns that injected as many results as their limit allows",
+    "zero_pct": ("the share of turns that injected nothing (the “empty queries” card): "
+                 f"{ONE_TURN}"),
+    "snippet_mean": "the injected snippets' length in characters, averaged over the snippets",
+    "tokens_per_turn": ("the tokens injected a turn, estimated from the snippets' characters, "
+                        "averaged over every turn (the “tokens / query” card)"),
+    "min_score": "the min score the turns apply",
+    "limit": "the most results a turn injects",
     "top_avg": f"the first result's score, averaged over every turn: {EMPTY_AS_0}",
     "top_min": f"the lowest first-result score: {EMPTY_AS_0}",
     "top_max": "the highest first-result score",
     "tail_avg": f"the last injected result's score, averaged over every turn: {EMPTY_AS_0}",
     "margin": ("the last injected result's score less its turn's own min score, averaged over "
                "the turns that injected something (an empty turn has no last result): the "
-               "figure the line above quotes"),
+               "figure the line above quotes; “—” where no turn injected anything, as it "
+               "has no last result to measure"),
 }
+NO_MARGIN = ("no turn injected anything: there is no last injected result to measure against "
+             "the min score")
 
 SETTINGS = {"min_score": "min_score_range", "limit": "limit_range"}  # row → its range
 # row → decision-memory's sliders of that setting (injection, manual search)
@@ -62,8 +84,10 @@ SLIDERS = {"min_score": ("inject_min_score", "search_min_score"),
 
 
 def figure(stats: InjectionStats, key: str) -> float:
+    """A figure's value; NaN where it is undefined (the margin with no turn injected: it had
+    read 0.00, "the last results sit right at the min score", rA 7)."""
     if key == "margin":  # each turn that injected against its own min score
-        return stats.tail_margin_answered
+        return stats.tail_margin_answered if stats.answered else float("nan")
     return float(getattr(stats, key))
 
 
@@ -81,11 +105,17 @@ def setting_text(stats: InjectionStats, key: str) -> str:
 
 
 def fmt(value: float, decimals: int) -> str:
+    """The figure at its decimals (0: as %g); "—" where it is undefined (NaN)."""
+    if math.isnan(value):
+        return "—"
     return f"{value:.{decimals}f}" if decimals else f"{value:g}"
 
 
-def fmt_delta(delta: float, decimals: int) -> str:
-    """Signed; a %g figure's delta with two decimals unless it is whole."""
+def fmt_delta(delta: float, decimals: int) -> str | None:
+    """Signed; a %g figure's delta with two decimals unless it is whole; None where either
+    figure is undefined (no change to say)."""
+    if math.isnan(delta):
+        return None
     return signed(delta, decimals or (0 if float(delta).is_integer() else 2))
 
 
