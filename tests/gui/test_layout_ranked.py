@@ -329,3 +329,47 @@ def test_the_gate_column_shows_labels_in_every_row_once_one_does_not_fit(
     assert {"single token evidence", "not in project"} <= set(shown)
     assert all(text == LABELS[words] and text in codes for words, text in shown.items()), shown
     w.close()
+
+
+def test_at_1024_unpinned_the_gate_labels_read_whole(qtbot: QtBot, styled: object) -> None:
+    """rA 8: at 1,024 px without a baseline the gate column kept seven characters, and the
+    labels read "one…" and "from…", naming no gate; it now keeps the widest label whole (the
+    bars give the room), the title still its fourteen characters."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    w = _window(qtbot, (1024, 768))
+    view, model = w.ranked.view, w.ranked.model
+    fm = view.fontMetrics()
+    shown = {}
+    for q in range(len(w.session.dataset.queries)):
+        w.session.select_query(q)
+        qtbot.wait(2)
+        for row, r in enumerate(model.rows):
+            if not r.gate:
+                continue
+            index = model.index(row, GATE)
+            opt = QStyleOptionViewItem()
+            opt.initFrom(view)
+            opt.rect = view.visualRect(index)
+            view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
+            shown[index.data()] = opt.text
+    assert {"single token evidence", "source turn"} <= set(shown)
+    for words, text in shown.items():
+        assert text in (words, LABELS[words]) and "…" not in text, (words, text)
+    assert view.columnWidth(TITLE) >= fm.horizontalAdvance("x" * 14)
+    w.close()
+
+
+def test_every_score_gated_to_0_keeps_the_models_whole_numbers(qtbot: QtBot,
+                                                               styled: object) -> None:
+    """rA 7: with the min score above every score, decision-memory's score column switched
+    from its whole numbers ("65", "0") to "0.0000" in every row."""
+    w = _window(qtbot, (1280, 800))
+    w.session.set_params({"inject_min_score": 250.0, "search_min_score": 250.0})
+    w.session.recompute()
+    qtbot.wait(5)
+    model = w.ranked.model
+    assert model.rows and all(r.score == 0 for r in model.rows)
+    texts = {model.index(row, COLUMNS.index("score")).data() for row in range(len(model.rows))}
+    assert texts == {"0"}, texts
+    w.close()

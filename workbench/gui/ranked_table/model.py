@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
@@ -98,8 +99,13 @@ class RankedTableModel(QAbstractTableModel):
                self.scale)
         self.rows = rows
         res = self.session.result  # whole numbers are the model's, not one query's
-        self._decimals = score_decimals([r.score for r in rows],
-                                        every=None if res is None else res.scores.total)
+        every = None if res is None else res.scores.total
+        if every is not None and rows and not np.any(every):
+            # every score gated to 0 (a min score above them all): the format of what the
+            # rows would have scored, their bars' sums (decision-memory's whole "0", not
+            # "0.0000" for the whole table: rA 7)
+            every = np.round(np.asarray([sum(b) for b in bars], dtype=float), 6)
+        self._decimals = score_decimals([r.score for r in rows], every=every)
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]

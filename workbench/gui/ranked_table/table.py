@@ -106,6 +106,7 @@ class RankedTable(QWidget):
         self._bar_width = header.sectionSize(BAR_COLUMN)  # the bars' width where there is room
         self._gate_width = header.sectionSize(7)  # the widest gate's words (`_fit_gate`)
         self._gates: tuple[str, ...] = ()  # the gates `_gate_width` was measured for
+        self._label_width = 0  # the widest gate's short label whole (`_fit_gate`)
         # what `_fit_score` measured for: (dataset, model), and the widest score text since
         self._score_for: tuple[int, str | None] | None = None
         self._score_text = 0
@@ -186,6 +187,13 @@ class RankedTable(QWidget):
         gated = not self.view.isColumnHidden(7)
         gate_want = self._gate_width if gated else 0
         gate_least = min(gate_want, fm.horizontalAdvance("x" * 7) + 2 * TEXT_MARGIN + 4)
+        # at least the model's widest short label whole ("from turn"), the px it needs past
+        # seven characters taken from the bars' least, not the title's: at 1,024 px they read
+        # "one…" and "from…", which name no gate (rA 8)
+        label = min(gate_want, self._label_width)
+        bar_least = max(self._bar_width // 4,
+                        self._bar_width // 3 - max(0, label - gate_least))
+        gate_least = max(label, gate_least)
         # the name (the title, or the id in its place) no more than the dataset's widest
         # before the bars grow: code-repo's paths took 288 px at 1,280 where they needed 225,
         # and the bars had 148 (`_on_dataset_changed`)
@@ -197,21 +205,20 @@ class RankedTable(QWidget):
         else:
             names = Share(title_min, max(title_min, need_title))
             ids = Share(id_least, id_want)
-        gate_floor = fm.horizontalAdvance("x" * 5) + 2 * TEXT_MARGIN + 4
+        gate_floor = max(label, fm.horizontalAdvance("x" * 5) + 2 * TEXT_MARGIN + 4)
         bar_floor = self._bar_width // 4
-        if gated and inner - fixed < (names.least + ids.least + self._bar_width // 3
-                                      + gate_least):
+        if gated and inner - fixed < (names.least + ids.least + bar_least + gate_least):
             # too narrow for every least: the gate keeps 9 characters (its gates' first
             # words, "single…", "source…", `elide_words`), the title 10 and the bars a sixth
             # of their width (at 1,024 px with a baseline pinned the gate had 50 px, "…" in
             # most of its cells: rv2 1)
-            gate_least = gate_floor = min(gate_want,
-                                          fm.horizontalAdvance("x" * 9) + 2 * TEXT_MARGIN + 4)
+            gate_least = gate_floor = max(label, min(
+                gate_want, fm.horizontalAdvance("x" * 9) + 2 * TEXT_MARGIN + 4))
             bar_floor = self._bar_width // 6
             if not self._title_hidden:
                 least = fm.horizontalAdvance("x" * 10) + 2 * TEXT_MARGIN
                 names = Share(least, max(least, need_title))
-        bar, gate = Share(self._bar_width // 3, self._bar_width), Share(gate_least, gate_want)
+        bar, gate = Share(bar_least, self._bar_width), Share(gate_least, gate_want)
         widths = share_width(inner - fixed, names, ids, bar, gate,
                              floors=(gate_floor, bar_floor))
         _, id_width, bar_width, gate_width = widths
@@ -254,6 +261,11 @@ class RankedTable(QWidget):
         header = self.view.horizontalHeader().sectionSizeHint(7)
         self._gate_width = max(header, min(widest, fm.horizontalAdvance("x" * 24))
                                + 2 * TEXT_MARGIN + 4)
+        model = self.session.model
+        labels = [t for g in gates if (t := model.gate_labels.get(g, "")) and model] \
+            if model is not None else []
+        self._label_width = (max(fm.horizontalAdvance(t) for t in labels) + 2 * TEXT_MARGIN
+                             + 4) if labels else 0
         delegate = self.view.itemDelegateForColumn(7)
         if isinstance(delegate, GateElided):
             delegate.widest = widest  # one form for the column: words or labels
