@@ -15,10 +15,21 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
+    QRect,
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -31,13 +42,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.cases import CaseResult, check_cases, has_cases
 from workbench.core.data import Dataset
 from workbench.core.session import TuningSession
 from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .elided import TEXT_MARGIN, MiddleElided
-from .palette import GATED, delta_color, signed
+from .palette import GATED, WORSE, delta_color, signed
 from .throttle import IdleThrottle
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -47,7 +59,8 @@ _R = Qt.ItemDataRole
 # the roles answered; every other role (asked for each visible cell on every paint) returns at
 # once, without touching the arrays
 _ROLES = frozenset({int(_R.DisplayRole), int(SORT_ROLE), int(_R.ForegroundRole),
-                    int(_R.TextAlignmentRole), int(_R.ToolTipRole)})
+                    int(_R.TextAlignmentRole), int(_R.ToolTipRole), int(_R.BackgroundRole)})
+FAIL_BG = QColor("#ffebe9")  # a failing eval case's id, as the Eval cases tab marks FAIL
 
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -67,9 +80,12 @@ class QueryTableModel(QAbstractTableModel):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        # the metric's heading without its "@k" where the list is narrow (`QueryList._fit`):
-        # "nDCG@10" held its column at 80 px for values of five characters
+        # the metric's heading in a smaller font where the list is narrow (`QueryList._fit`):
+        # "nDCG@10" held its column at 80 px for values of five characters; cut to "nDCG" it
+        # lost the k the values change with (rA 10)
         self.short_header = False
+        self.small_font: QFont | None = None  # that font (`QueryList`), semi-bold
+        self.blank = -1  # the section `SmallHeadings` is painting: its text its own
         # the metric's column left out where the list is narrow and Δ shows (`_fit_numbers`):
         # Δ's heading names the metric ("Δ nDCG"), each Δ's tooltip gives the value
         self.metric_hidden = False
@@ -83,6 +99,10 @@ class QueryTableModel(QAbstractTableModel):
         self._metric = np.zeros(0)
         self._delta = np.zeros(0)
         self._aside: list[bool] = []  # judged, but tuned on: the strip does not count it
+        # eval cases (decisions-eval): each case's verdict by row, its id red where it fails —
+        # nDCG@10 read 1.000 for failing cases and nothing in the list said pass or fail (rA 3)
+        self._has_cases = False
+        self._cases: dict[int, CaseResult] = {}
         self._rows = 0  # asked ~1,000 times per paint: kept, not recomputed
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
@@ -94,9 +114,10 @@ class QueryTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == self.blank:  # drawn in the small font by `SmallHeadings`
+                return ""
             if section == 2:
-                return self.metric_name().split("@")[0] if self.short_header \
-                    else self.metric_name()
+                return self.metric_name()
             if section == 3:
                 return self.delta_heading()
             return self.query_heading if section == 1 else self.COLUMNS[section]
@@ -117,13 +138,22 @@ class QueryTableModel(QAbstractTableModel):
             return self.HELP[section] if 0 <= section < len(self.HELP) else None
         return None
 
+    def small_heading(self, section: int) -> str:
+        """The heading drawn in the small font ("nDCG@10", "Δ nDCG@10"), or ""."""
+        if section == 2 and self.short_header:
+            return self.metric_name()
+        if section == 3 and self.metric_hidden:
+            return self.delta_heading()
+        return ""
+
     def metric_name(self) -> str:
         return f"nDCG@{self.session.k}"
 
     def delta_heading(self) -> str:
-        """Δ's heading: "Δ", or with the metric's column left out "Δ nDCG" (nothing else on
-        screen said whose change it was, and the ranked table has a Δ of its own)."""
-        return f"Δ {self.metric_name().split('@')[0]}" if self.metric_hidden else "Δ"
+        """Δ's heading: "Δ", or with the metric's column left out "Δ nDCG@10" in the small
+        font (nothing else on screen said whose change it was, and the ranked table has a Δ of
+        its own)."""
+        return f"Δ {self.metric_name()}" if self.metric_hidden else "Δ"
 
     def metric_id(self) -> str:
         return f"ndcg@{self.session.k}"
@@ -155,6 +185,14 @@ class QueryTableModel(QAbstractTableModel):
                 return q.text
             v = value if col == 2 else delta
             return -math.inf if math.isnan(v) else float(v)
+        case = self._cases.get(row) if col == 0 else None
+        if case is not None and not case.passed:
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return WORSE
+            if role == Qt.ItemDataRole.BackgroundRole:
+                return FAIL_BG
+        if role == Qt.ItemDataRole.ToolTipRole and case is not None:
+            return f"{q.id}\n{case_text(case)}"
         aside = col >= 2 and row < len(self._aside) and self._aside[row]
         if role == Qt.ItemDataRole.ForegroundRole and aside:
             return ASIDE
@@ -179,6 +217,7 @@ class QueryTableModel(QAbstractTableModel):
         self.beginResetModel()
         ds = self.session.dataset
         self._rows = 0 if ds is None else len(ds.queries)
+        self._has_cases = ds is not None and has_cases(ds)
         self._refresh_arrays()
         self.endResetModel()
 
@@ -186,7 +225,8 @@ class QueryTableModel(QAbstractTableModel):
         self._refresh_arrays()
         n = self.rowCount()
         if n:
-            self.dataChanged.emit(self.index(0, 2), self.index(n - 1, 3))
+            self.dataChanged.emit(self.index(0, 0 if self._has_cases else 2),
+                                  self.index(n - 1, 3))
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
 
     def _refresh_arrays(self) -> None:
@@ -206,9 +246,59 @@ class QueryTableModel(QAbstractTableModel):
         held = s.held_out().mask
         self._aside = ([] if held is None or s.judgments is None or len(held) != n else
                        (s.judgments.judged_mask & ~held).tolist())
+        self._cases = {}
+        if self._has_cases and s.dataset is not None and res is not None:
+            index = s.dataset.queries.index
+            self._cases = {index[c.query]: c for c in check_cases(s.dataset, res.ranking).cases
+                           if c.query in index}
         # Python floats: data() runs per visible cell per paint, numpy scalars cost more there
         self._metric = self._metric.tolist()  # type: ignore[assignment]
         self._delta = self._delta.tolist()  # type: ignore[assignment]
+
+
+def case_text(case: CaseResult) -> str:
+    """An eval case's verdict for its id's tooltip, as the Eval cases tab says it: "pass", or
+    "FAIL — missing qm-049; forbidden found hb-002"."""
+    if case.passed:
+        return "eval case: pass (every expected id in its top K, no forbidden one)"
+    why = "; ".join(part for part in (
+        f"missing {', '.join(case.missing)}" if case.missing else "",
+        f"forbidden found {', '.join(case.forbidden)}" if case.forbidden else "") if part)
+    return f"eval case: FAIL — {why} (red in the list; the Eval cases tab lists every case)"
+
+
+class SmallHeadings(QHeaderView):
+    """The list's header, its narrow metric heading ("nDCG@10") drawn in the small font: the
+    style sheet's section font (semi-bold) overrode a smaller font the model gave."""
+
+    def __init__(self, model: QueryTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self._queries = model
+        self.setSectionsClickable(True)
+        self.setHighlightSections(True)
+
+    def paintSection(self, painter: QPainter, rect: QRect,  # Qt override
+                     logicalIndex: int) -> None:
+        model = self._queries
+        text = model.small_heading(logicalIndex)
+        if not text or model.small_font is None:
+            super().paintSection(painter, rect, logicalIndex)
+            return
+        model.blank = logicalIndex
+        try:
+            super().paintSection(painter, rect, logicalIndex)  # its frame and sort arrow
+        finally:
+            model.blank = -1
+        sorted_here = model.sorted_column == logicalIndex
+        room = rect.adjusted(SMALL_PAD, 0,
+                             -SMALL_PAD - (sort_arrow_width(self) if sorted_here else 0), 0)
+        align = (Qt.AlignmentFlag.AlignLeft if sorted_here else Qt.AlignmentFlag.AlignHCenter) \
+            | Qt.AlignmentFlag.AlignVCenter
+        painter.save()
+        painter.setFont(model.small_font)
+        painter.setPen(self.palette().color(QPalette.ColorRole.ButtonText))
+        painter.drawText(room, int(align), text)
+        painter.restore()
 
 
 class QueryFilter(QSortFilterProxyModel):
@@ -259,8 +349,10 @@ class QueryList(QWidget):
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SORT_ROLE)
         self.view = QTableView(self)
+        self.view.setHorizontalHeader(SmallHeadings(self.model, self.view))
         self.view.setAccessibleName("Queries")
         self.view.setModel(self.proxy)
+        self.model.small_font = small_heading_font(self.view.horizontalHeader().font())
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # dataset order until asked
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -428,7 +520,7 @@ class QueryList(QWidget):
         if width != self.view.columnWidth(2):
             self.view.setColumnWidth(2, width)
 
-    def _heading_width(self, text: str, section: int) -> int:
+    def _heading_width(self, text: str, section: int, small: bool = False) -> int:
         """A heading's width in its semi-bold font and padding (style.qss: 600, 6 px a side),
         and the sort arrow while the list is sorted by `section` (drawn over the heading's
         "G" it had been). (The header's own size hint keeps room for an arrow always: 110
@@ -436,7 +528,11 @@ class QueryList(QWidget):
         header = self.view.horizontalHeader()
         font = QFont(header.font())
         font.setWeight(QFont.Weight.DemiBold)
-        width = QFontMetrics(font).horizontalAdvance(text) + 14
+        pad = 14  # style.qss: 6 px a side, and a px or so
+        if small:
+            font = self.model.small_font = small_heading_font(header.font())
+            pad = 2 * SMALL_PAD + 2
+        width = QFontMetrics(font).horizontalAdvance(text) + pad
         if self.model.sorted_column == section:  # the heading at the left, the arrow right
             width += sort_arrow_width(header)
         return width
@@ -444,14 +540,14 @@ class QueryList(QWidget):
     def _metric_need(self, short: bool, fm: QFontMetrics) -> int:
         """The metric column's width with its heading whole or short, or a value ("0.000"),
         the wider."""
-        name = self.model.metric_name()
-        return max(self._heading_width(name.split("@")[0] if short else name, 2),
+        return max(self._heading_width(self.model.metric_name(), 2, small=short),
                    fm.horizontalAdvance("0.000") + 2 * TEXT_MARGIN + 4)
 
     def _delta_need(self, labelled: bool) -> int:
-        """Δ's column: its values, or its heading ("Δ nDCG" where `labelled`), the wider."""
-        heading = f"Δ {self.model.metric_name().split('@')[0]}" if labelled else "Δ"
-        return max(self._delta_width(), self._heading_width(heading, 3))
+        """Δ's column: its values, or its heading ("Δ nDCG@10" in the small font where
+        `labelled`), the wider."""
+        heading = f"Δ {self.model.metric_name()}" if labelled else "Δ"
+        return max(self._delta_width(), self._heading_width(heading, 3, small=labelled))
 
     def _on_sorted(self, section: int, _order: Qt.SortOrder) -> None:
         shown = self.view.horizontalHeader().isSortIndicatorShown()
@@ -625,8 +721,9 @@ class IdElided(MiddleElided):
     it apart and "…" ("c885591b…" for c885591bbb0: cut with no mark it had read as a whole id,
     one the data does not have; cut further at the right where even that does not fit), an
     id of eight characters or fewer whole (the column keeps room for it, but where the
-    query's text needs it: then cut at the right, "…"), any other elided in its middle
-    (`MiddleElided`). A cut id never reads as a whole one."""
+    query's text needs it: then cut at the right, "…"), an id of words its start and "…"
+    ("incremental-ca…"), any other (a hash, a path) elided in its middle (`MiddleElided`). A
+    cut id never reads as a whole one."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -646,6 +743,13 @@ class IdElided(MiddleElided):
             head = (cut or "") + "…"
             option.text = head if cut is not None and fm.horizontalAdvance(head) <= room \
                 else fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
+            option.textElideMode = Qt.TextElideMode.ElideRight
+            return
+        if not HASH_ID.fullmatch(text) and "/" not in text:
+            # an id of words (decisions-eval's "incremental-cache-key") keeps its start, as
+            # its first words are read: cut in its middle it read "incre…e-key", at 1,024 px
+            # "in…ey" (rA 3)
+            option.text = fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
             option.textElideMode = Qt.TextElideMode.ElideRight
             return
         super().initStyleOption(option, index)
@@ -690,6 +794,23 @@ def _common(a: str, b: str) -> int:
             break
         n += 1
     return n
+
+
+SMALL_HEADING = 0.62  # the narrow list's metric heading: this much of the header's font size
+SMALL_PAD = 2  # px each side of a small heading (the style sheet's 6 took what "@10" needed)
+
+
+def small_heading_font(font: QFont) -> QFont:
+    """The header's semi-bold font at SMALL_HEADING of its size, 6 pt (8 px) at least:
+    "nDCG@10" in the width "nDCG" took, the query's text keeping its ten characters."""
+    small = QFont(font)
+    small.setWeight(QFont.Weight.DemiBold)
+    size = font.pointSizeF()
+    if size > 0:
+        small.setPointSizeF(max(6.0, size * SMALL_HEADING))
+    else:
+        small.setPixelSize(max(8, round(font.pixelSize() * SMALL_HEADING)))
+    return small
 
 
 def sort_arrow_width(header: QHeaderView) -> int:
