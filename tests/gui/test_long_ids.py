@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 from pytestqt.qtbot import QtBot
 
+from tests.conftest import SAMPLES
 from workbench.gui.charts._base import elide_middle
 from workbench.gui.elided import MiddleElided
 from workbench.gui.main_window import MainWindow
@@ -72,6 +74,28 @@ def test_a_path_keeps_its_file_name(qapp: object) -> None:
     assert elide_path("archived-other", fm, 40).count("…") == 1  # no folder: its middle
 
 
+def test_a_path_too_long_for_its_file_name_keeps_the_file_names_ends(qapp: object) -> None:
+    """rA 12: at 1,024 px "equipment/scales-and-timers.md" read "equip…rs.md", the folder's
+    start kept and the file name lost; and the Contributions axis read "equipment/sc…d-timers
+    .md" in 24 characters where "…/scales-and-timers.md" fits."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from workbench.gui.elided import elide_path, elide_path_chars
+
+    fm = QFontMetrics(QFont())
+    path = "equipment/scales-and-timers.md"
+    room = fm.horizontalAdvance("equip…rs.md")
+    short = elide_path(path, fm, room)
+    assert short.count("…") == 1 and fm.horizontalAdvance(short) <= room
+    head, tail = short.split("…")
+    assert "scales-and-timers.md".startswith(head) and head.startswith("s"), short
+    assert "scales-and-timers.md".endswith(tail), short
+    assert elide_path_chars(path, 24) == "…/scales-and-timers.md"
+    assert elide_path_chars("roasting/degassing-and-resting.md", 24) == "degassing-and-resting.md"
+    assert elide_path_chars("glossary.md", 24) == "glossary.md"
+    assert elide_path_chars("archived-other-ids-long-enough", 24) == "archived-oth…long-enough"
+
+
 def test_at_1280_the_bars_give_way_to_the_ids(qtbot: QtBot, styled: object) -> None:
     """At 1,280 px the contributions' bars kept 180 px while the vault's paths were cut to
     "roa….md": the bars give way first (down to a third), the ids whole up to 200 px."""
@@ -114,4 +138,35 @@ def test_a_gated_row_does_not_set_the_bars_scale(qtbot: QtBot) -> None:
     assert model.scale == (min(lo, 0.0), hi)
     g_lo, g_hi = bar_extent(gated[0].contributions)
     assert g_hi - g_lo > hi - lo  # the gated bar is wider than the scale: clipped
+    w.close()
+
+
+def test_contributions_axis_ends_near_the_longest_bar(qtbot: QtBot, styled: object) -> None:
+    """rA 12: vault's scores stop at 1 and v02's longest bar at 0.74, yet the x-axis ran to
+    about 1.45, the legend's room kept beside the top row's bar: the legend now sits in the
+    corner over the shorter bars, the axis a little past the longest, no bar under it."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "vault")
+    s = w.session
+    s.select_query(s.dataset.queries.index["v02"])
+    chart = w.charts.panels["ContributionChart"]
+    w.charts.setCurrentWidget(chart)
+    qtbot.wait(50)
+    n = int(s.result.ranking.count[s.query])
+    totals = s.result.ranking.scores[s.query, :n]
+    assert 0.7 < totals.max() <= 1.0
+    plot = chart.top_plot.getPlotItem()
+    hi = plot.viewRange()[0][1]
+    assert totals.max() < hi <= totals.max() * 1.15, (hi, totals.max())
+    legend = chart.top_legend
+    assert legend.isVisible()
+    box = plot.vb.mapSceneToView(legend.sceneBoundingRect()).boundingRect()
+    ends = np.maximum(totals, chart.values.clip(min=0).sum(axis=0)[:n])
+    for j in range(n):  # a row whose bar reaches the legend's rows ends left of it
+        if box.top() <= j + 0.4 and j - 0.4 <= box.bottom():
+            assert ends[j] < box.left(), (j, ends[j], box.left())
     w.close()

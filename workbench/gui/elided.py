@@ -137,7 +137,9 @@ def elide_clauses(text: str, fm: QFontMetrics, room: int) -> str:
 
 def elide_path(text: str, fm: QFontMetrics, room: int) -> str:
     """`text` as it fits `room` px: whole; a path as "…/" and as much of its end as fits,
-    its file name at least; else cut in its middle."""
+    its file name at least; where even that does not fit, its file name alone cut in its
+    middle ("scales…mers.md": the whole path cut there had kept its folder's start,
+    "equip…rs.md", rA 12); else cut in its middle."""
     if fm.horizontalAdvance(text) <= room:
         return text
     if "/" in text.rstrip("/"):
@@ -146,7 +148,27 @@ def elide_path(text: str, fm: QFontMetrics, room: int) -> str:
             tail = "…/" + "/".join(parts[i:])
             if fm.horizontalAdvance(tail) <= room:
                 return tail
+        text = parts[-1] or text
     return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+
+
+def elide_path_chars(text: str, n: int) -> str:
+    """`text` in `n` characters at most: whole; a path as "…/" and as much of its end as
+    fits, its file name at least; else its file name (or `text`, no path) cut in its middle.
+    For labels measured in characters (a chart's axis)."""
+    if len(text) <= n:
+        return text
+    if "/" in text.rstrip("/"):
+        parts = text.split("/")
+        for i in range(1, len(parts)):
+            tail = "…/" + "/".join(parts[i:])
+            if len(tail) <= n:
+                return tail
+        text = parts[-1] or text
+        if len(text) <= n:
+            return text
+    keep = (n - 1) // 2
+    return text[: n - 1 - keep] + "…" + text[len(text) - keep:]
 
 
 def rich_width(font: QFont, html: str) -> float:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QSizePolicy, QTabWidget, QWidget
 
 from workbench.core.compare import doc_contributions
 from workbench.core.session import TuningSession
-from workbench.gui.elided import ElidingLabel
+from workbench.gui.elided import ElidingLabel, elide_path_chars
 from workbench.gui.palette import signal_hex, signed
 from workbench.gui.signal_names import idle_signals, signal_labels
 
@@ -32,7 +32,6 @@ from ._base import (
     MUTED,
     ChartPanel,
     add_legend,
-    elide_middle,
     fit_left_axis,
     legend_room,
     make_plot,
@@ -100,6 +99,10 @@ class ContributionChart(ChartPanel):
         self.pair_caption = self.pair_key = ""  # the title's lines: the verdict, the key
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
+        # each row's right end (its total or its bars', 0 at least): the rows under the
+        # legend are the ones that need room beside it (`_legend_side`)
+        self._row_ends: NDArray[np.float64] = np.zeros(0)
+        self.legend_at_bottom = False  # the legend in the bottom-right corner, over short bars
         self._top_signals: tuple[str, ...] | None = None
         self._top_idle: frozenset[str] = frozenset()  # the signals its legend leaves out
         self._top_bars: list[pg.BarGraphItem] = []
@@ -110,7 +113,7 @@ class ContributionChart(ChartPanel):
         self._cut_of: tuple[int, int] | None = None  # (id of the result, query)
         self._cut: frozenset[int] = frozenset()
         self._top_query = -1
-        self._x_for: tuple[int, bool] | None = None  # the query (and legend) the range is for
+        self._x_for: tuple[int, bool, bool] | None = None  # the query (and legend) the range is for
         self._top_labels: list[tuple[float, str]] | None = None
         self._labels_shown: list[tuple[float, str]] | None = None  # on the axis now
         self._x_shown: tuple[float, float] | None = None
@@ -277,7 +280,7 @@ class ContributionChart(ChartPanel):
         for j, d in enumerate(self.docs.tolist()):
             mark = "◆ " if d in chosen else ""
             # "#3 · 184", not "3. 184": numeric ids (Cranfield, BEIR) read as decimals
-            labels.append((float(j), f"{mark}#{j + 1} · {elide_middle(corpus[d].id, 24)}"
+            labels.append((float(j), f"{mark}#{j + 1} · {elide_path_chars(corpus[d].id, 24)}"
                            + (" · skipped" if j in self.skipped_rows else "")))
         if labels != self._top_labels:
             self._top_labels = labels
@@ -285,6 +288,8 @@ class ContributionChart(ChartPanel):
         self._top_query = q
         self._top_range = (float(min(0.0, start.min())),
                            float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
+        self._row_ends = np.maximum(np.fmax(np.nan_to_num(totals, nan=0.0),
+                                            (start + length).max(axis=0)), 0.0)
         self._apply_top_range()
 
     def label_font(self) -> QFont:
@@ -357,14 +362,18 @@ class ContributionChart(ChartPanel):
             return
         self._show_labels()
         lo, hi, n = self._top_range
-        key = (self._top_query, self.top_legend.isVisible())
-        if self._x_for != key:
-            # another query, or the legend shown or hidden: fitted anew, not kept from the
-            # last one's bars as a slider tick keeps it (ky: 0 to 3.6 around bars up to 2.0)
-            self._x_for, self._x_shown = key, None
         span = max(hi - lo, 1e-9)
         room = legend_room(self.top_plot, self.top_legend)
-        want = (lo - 0.02 * span, lo + span / (1 - room))
+        # room beside the legend only for the rows under it, in the corner whose rows end
+        # shortest: at the top right over vault's longest bar (0.74) the axis ran to 1.45,
+        # half the plot empty (rA 12); the ranked rows mostly shorten downwards
+        under = self._legend_side(n) if room else hi
+        want = (lo - 0.02 * span, max(hi + 0.02 * span, lo + (under - lo) / (1 - room)))
+        key = (self._top_query, self.top_legend.isVisible(), self.legend_at_bottom)
+        if self._x_for != key:
+            # another query, the legend shown, hidden or moved: fitted anew, not kept from the
+            # last one's bars as a slider tick keeps it (ky: 0 to 3.6 around bars up to 2.0)
+            self._x_for, self._x_shown = key, None
         shown = self._x_shown
         # a range that moves on every slider tick re-renders the bottom axis and its grid
         # (~6 ms) on every tick: keep the shown range while the bars fit it and fill most of
@@ -382,6 +391,27 @@ class ContributionChart(ChartPanel):
         plot = self.top_plot.getPlotItem()
         plot.setXRange(*shown, padding=0)
         plot.setYRange(-0.6, n - 0.4, padding=0)
+
+    def _legend_side(self, n: int) -> float:
+        """The legend to the top-right or bottom-right corner, whichever has the shorter bars
+        under it; the right end of the longest of those bars."""
+        ends = self._row_ends[:n]
+        view = float(self.top_plot.getPlotItem().vb.height())
+        if not len(ends) or view < 1:
+            return float(ends.max(initial=0.0))
+        # the share of the plot's height the legend covers; row j's bar spans j ± 0.4 of
+        # the rows' range (−0.6 … n − 0.4, row 0 at the top)
+        covers = (self.top_legend.boundingRect().height() + LEGEND_MARGIN) / view * n
+        rows = np.arange(len(ends))
+        top = float(ends[rows + 0.2 < covers].max(initial=0.0))
+        bottom = float(ends[len(ends) - 0.8 - rows < covers].max(initial=0.0))
+        at_bottom = bottom < top
+        if at_bottom != self.legend_at_bottom:
+            self.legend_at_bottom = at_bottom
+            corner = (1, 1) if at_bottom else (1, 0)
+            self.top_legend.anchor(itemPos=corner, parentPos=corner,
+                                   offset=(-6, -6) if at_bottom else (-6, 6))
+        return bottom if at_bottom else top
 
     def _pair_axes(self, on: bool) -> None:
         """The A vs B plot's axes, off while it holds nothing (empty 0–1 axes sat under the
@@ -440,7 +470,7 @@ class ContributionChart(ChartPanel):
         rank_of = {int(d): j + 1 for j, d in enumerate(r.ranking.docs[q, : r.ranking.count[q]])}
         plot = self.pair_plot.getPlotItem()
         def named(d: int) -> str:
-            return f"{html.escape(elide_middle(corpus[d].id, 40))} (#{rank_of.get(d, '–')})"
+            return f"{html.escape(elide_path_chars(corpus[d].id, 40))} (#{rank_of.get(d, '–')})"
 
         keys: list[str] = []
         for key, offset, color, label, values in (
