@@ -165,3 +165,20 @@ def test_exports_csv(qtbot: QtBot, cases: TuningSession, tmp_path: Path) -> None
     _show(qtbot, panel)
     text = panel.export(tmp_path / "cases.csv").read_text(encoding="utf-8")
     assert text.count("\n") == 31 and text.startswith("Case,Result")
+
+
+def test_a_short_header_elides_the_summary_whole_in_its_tooltip(
+        qtbot: QtBot, cases: TuningSession) -> None:
+    """With a baseline's deltas the pooled counts took about 800 px: the header no longer
+    holds the window wider than it is; the summary is cut at the right, whole in its tooltip."""
+    panel = EvalCases(cases)
+    qtbot.addWidget(panel)
+    panel.resize(500, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    cases.pin_baseline()
+    qtbot.wait(10)
+    assert panel.width() <= 500
+    whole = panel.summary.plain_text()
+    assert whole.endswith("0 changed vs baseline")
+    assert panel.summary.text().endswith("…") and whole in panel.summary.toolTip()

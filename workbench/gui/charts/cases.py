@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from workbench.core.cases import CaseReport, CaseResult, check_cases, has_cases
 from workbench.core.data import Dataset
 from workbench.core.session import TuningSession
+from workbench.gui.elided import ElidingLabel, esc
 from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
 
@@ -122,8 +123,11 @@ class EvalCases(ChartPanel):
         self.table.cellClicked.connect(self._on_click)
         self.stack.addWidget(self.note)
         self.stack.addWidget(self.table)
-        self.summary = QLabel()
+        # elided at the right where the header is short (the whole in its tooltip): with a
+        # baseline's deltas the pooled counts held a 1,024 px window at its edge
+        self.summary = ElidingLabel(hint_whole=True)
         self.summary.setStyleSheet("font-weight: 600;")
+        self.summary.setMinimumWidth(80)
         self.header.insertWidget(2, self.summary)
         self.body.addWidget(self.stack)
         # what is shown (tests, export)
@@ -163,10 +167,11 @@ class EvalCases(ChartPanel):
                         if change_text(c, was.get(c.query)) not in ("", "=")]
         changed = f" · {len(self.changed)} changed vs baseline" if self.baseline_report else ""
         counts = pooled_counts(s.dataset, report)
-        self.summary.setText(summary(report, self.baseline_report, counts) + changed)
         found, expected, returned = counts
-        self.summary.setToolTip(SUMMARY_TIP.format(found=found, expected=expected,
-                                                   returned=returned))
+        said = summary(report, self.baseline_report, counts) + changed
+        self.summary.set_texts(esc(said), said, SUMMARY_TIP.format(
+            found=found, expected=expected, returned=returned))
+        self.header.activate()  # its new width now, not at the next event: cut to the old
         # what needs a look first: changed against the baseline, then failing, then the rest
         self.rows = sorted(report.cases, key=lambda c: (c.query not in self.changed,
                                                         c.passed))
@@ -197,8 +202,7 @@ class EvalCases(ChartPanel):
         self.changed, self.rows = [], []
         self.table.setRowCount(0)
         self.note.setText(text)
-        self.summary.setText("")
-        self.summary.setToolTip("")
+        self.summary.set_texts("", "")
         self.stack.setCurrentWidget(self.note)
 
     def _on_click(self, row: int, _col: int) -> None:
