@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 from workbench.core.models.codeledger import Bundles, CodeLedgerPrepared
 from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
+from workbench.gui.elided import ElidingLabel, esc
 from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import delta_color, signed_html
 
@@ -108,17 +110,24 @@ class ContextBundle(ChartPanel):
         info = QWidget()
         col = QVBoxLayout(info)
         col.setContentsMargins(0, 0, 4, 0)
-        col.setSpacing(3)
+        col.setSpacing(2)
         self.task = _label("font-weight: 600;")
         self.task_type = _label(f"color: {MUTED};")
         self.scope = _label(f"color: {MUTED};")
         self.confidence = _label(wrap=False)
-        self.reasons = _label(f"color: {MUTED}; font-size: 11px;")
+        # one line, elided, the whole in its tooltip: wrapped it took two or three of the
+        # narrow column's lines (dA 3)
+        self.reasons = ElidingLabel()
+        self.reasons.setStyleSheet(f"color: {MUTED}; font-size: 11px;")
+        self.reasons.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.bar = BudgetBar()
         self.budget = _label()
         self.baseline = _label(f"color: {MUTED};")
-        for w in (self.task, self.task_type, self.scope, self.confidence, self.reasons,
-                  self.bar, self.budget, self.baseline):
+        # the budget bar and line first, under the task, and the baseline's figures: what
+        # the panel is for, above the fold on every task (dA 3: under the type, scope and
+        # reasons they fell below it at 1,280 × 800 on two tasks, at 1,024 × 768 on all)
+        for w in (self.task, self.bar, self.budget, self.baseline, self.confidence,
+                  self.reasons, self.task_type, self.scope):
             col.addWidget(w)
         col.addStretch(1)
         # right: the files
@@ -225,7 +234,9 @@ class ContextBundle(ChartPanel):
         query = s.dataset.queries[q]
         self.task.setText(query.text)
         self.task.setToolTip(f"task {query.id}")
-        self.task_type.setText("type: " + type_text(prep, s.params, q))
+        line, tip = type_text(prep, s.params, q)
+        self.task_type.setText("type: " + line)
+        self.task_type.setToolTip(tip)
         scope = prep.scopes[q]
         if scope is None:
             self.scope.setText("scope: whole repository (no auto-scope)")
@@ -235,7 +246,8 @@ class ContextBundle(ChartPanel):
         color = CONFIDENCE_COLORS.get(v.confidence, MUTED)
         self.confidence.setText(f"confidence: <b style='color:{color}'>{v.confidence}</b> · "
                                 f"{v.candidates} candidates ranked")
-        self.reasons.setText(" · ".join(v.reasons))
+        why = " · ".join(v.reasons)
+        self.reasons.set_texts(esc(why), why, "why this confidence:\n" + "\n".join(v.reasons))
         per = s.baseline.result.per_query if s.baseline is not None else {}
         base_tokens = per.get("bundle_tokens")
         self.bar.set_values(v.tokens, float(v.budget), v.overshoot_limit,

@@ -177,10 +177,12 @@ def build_view(prep: CodeLedgerPrepared, params: Params, ranking: Ranking, bund:
         candidates=count, rows=tuple(rows), baseline_docs=baseline_docs)
 
 
-def type_text(prep: CodeLedgerPrepared, params: Params, q: int) -> str:
-    """"bug fix (detected)" or "test update (forced; detected bug fix)", then the weights
-    the type changes, in the sliders' words: "weights: test relevance ×2.5, centrality ×0.5",
-    "error infrastructure not counted (bug fixes only)" (rn 7: "error_infrastructure ×0")."""
+def type_text(prep: CodeLedgerPrepared, params: Params, q: int) -> tuple[str, str]:
+    """The type line and its tooltip. The line: "bug fix (detected)" or "test update (forced;
+    detected bug fix)", then the weights the type changes, in the sliders' words: "weights:
+    test relevance ×2.5, centrality ×0.5" (rn 7: "error_infrastructure ×0"). The tooltip says
+    what the line leaves out: that error infrastructure is not counted on a task not a bug
+    fix (dA 3: on the line it took two of the narrow column's lines on 7 of 12 tasks)."""
     t = TASK_TYPES[int(task_types(prep, params)[q])]
     detected = TASK_TYPES[int(prep.task_type[q])]
     how = ("detected" if str(params["task_type"]) == "auto"
@@ -191,9 +193,10 @@ def type_text(prep: CodeLedgerPrepared, params: Params, q: int) -> str:
     parts = [f"{_words(t)} ({how})"]
     if mults:
         parts.append("weights: " + ", ".join(mults))
-    if params["error_infra_bug_fix_only"] and t != "bug_fix":
-        parts.append(f"{SIGNAL_LABELS['error_infrastructure']} not counted (bug fixes only)")
-    return SEPARATOR.join(parts)
+    tip = (f"{SIGNAL_LABELS['error_infrastructure']} not counted: this task is not a bug fix, "
+           "and “Error infrastructure: bug fixes only” is on"
+           if params["error_infra_bug_fix_only"] and t != "bug_fix" else "")
+    return SEPARATOR.join(parts), tip
 
 
 def _words(key: str) -> str:
