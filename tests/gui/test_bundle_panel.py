@@ -286,20 +286,23 @@ def test_a_rows_stages_read_in_words_in_its_tooltip(qtbot: QtBot, code: TuningSe
 
 
 def test_summary_counts_judged_tasks_apart(qtbot: QtBot, code: TuningSession) -> None:
-    """A typed task needs no file anyone named: recall and precision are over the 12 judged
-    tasks, files and tokens over all 13, and the header says each count (review G, 7: it had
-    said 'all 13 tasks: recall …')."""
+    """A typed task is not judged: all four figures are the mean over the 12 judged tasks, as
+    the metric cards say theirs are, and the summary says so (review G, 7: it had said 'all
+    13 tasks: recall …'; dA 2: then 'all 13 tasks: files 16.6', the mean of the 12)."""
     code.add_query("Retry client requests on 429")
     code.recompute()
     panel = ContextBundle(code)
     _show(qtbot, panel)
     panel.redraw()
-    assert code.result is not None
-    means = code.result.means
+    assert code.result is not None and code.dataset is not None
+    assert code.dataset.queries[12].id.startswith("typed-")  # after tasks.jsonl's 12
+    per = {k: np.asarray(code.result.per_query[k])[:12] for k in
+           ("bundle_recall", "bundle_precision", "bundle_files", "bundle_tokens")}
     assert panel.summary.text() == (
-        f"all 12 judged tasks: recall {means['bundle_recall']:,.3f} · precision "
-        f"{means['bundle_precision']:,.3f}; all 13 tasks: files {means['bundle_files']:,.1f}"
-        f" · tokens {means['bundle_tokens']:,.0f}")
+        f"the 12 judged tasks: recall {per['bundle_recall'].mean():,.3f} · precision "
+        f"{per['bundle_precision'].mean():,.3f} · files {per['bundle_files'].mean():,.1f}"
+        f" · tokens {per['bundle_tokens'].mean():,.0f}")
+    assert "mean over the judged tasks" in panel.summary.toolTip()
 
 
 def test_a_token_delta_has_thousands_separators(qtbot: QtBot, code: TuningSession) -> None:

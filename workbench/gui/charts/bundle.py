@@ -99,11 +99,11 @@ class ContextBundle(ChartPanel):
         self.note.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
         self.stack.addWidget(self.note)
         self.summary = QLabel()
-        self.summary.setToolTip("Bundle metrics: recall and precision the mean over the judged "
-                                "tasks, files and tokens over all tasks, with the baseline's "
-                                "deltas; where the live values or the baseline were tuned on "
-                                "some tasks, all four over the others, as the metric strip "
-                                "counts them")
+        self.summary.setToolTip("Bundle metrics, each the mean over the judged tasks as its "
+                                "metric card gives it (a task typed in the box is not "
+                                "judged), with the baseline's deltas; where the live values "
+                                "or the baseline were tuned on some tasks, over the others, "
+                                "as the metric strip counts them")
         self.header.insertWidget(2, self.summary)
         # left: the task and its bundle's figures, scrolled where the panel is short (at
         # 1,280 × 720 its lines overlapped, each squeezed below its wrapped height)
@@ -278,33 +278,30 @@ class ContextBundle(ChartPanel):
         held = s.held_out()
         now = _means(s.result, held.mask)
         was = _means(s.baseline.result, held.mask) if s.baseline is not None else {}
-        # recall and precision are means over the judged tasks (a typed task needs no file
-        # anyone named), files and tokens over every task: each said over its own count
-        recall = s.result.per_query.get("bundle_recall")
-        judged = n if recall is None else int(np.count_nonzero(~np.isnan(recall)))
-        groups: list[tuple[str, list[str]]] = [
-            (f"all {judged} judged tasks" if judged != n else f"all {n} tasks", []),
-            (f"all {n} tasks", [])]
-        if held.mask is not None:  # one count for all four: the held-out tasks are judged
-            judged = n = int(held.mask.sum())
-            groups = [(f"the {n} tasks not tuned on ({held.set_aside} set aside)", []),
-                      ("", [])]
-        elif held.training:
-            groups[0] = (f"{groups[0][0]}, every one tuned on (training scores)", [])
+        # every figure the mean over the judged tasks, as the result's means and the metric
+        # cards give them (a typed task is not judged): "all 13 tasks: files 16.6" had been
+        # the mean of the 12 judged (dA 2: the cards said "mean over the 12 judged tasks")
+        judged = 0 if s.judgments is None else int(np.asarray(s.judgments.judged_mask).sum())
+        if held.mask is not None:  # the held-out tasks are judged
+            judged = int(held.mask.sum())
+            head = f"the {judged} tasks not tuned on ({held.set_aside} set aside)"
+        else:
+            head = f"all {n} tasks" if judged == n else f"the {judged} judged tasks"
+            if held.training:
+                head += ", every one tuned on (training scores)"
+        parts = []
         for key, (label, digits) in SUMMED.items():
-            over_judged = key in ("bundle_recall", "bundle_precision")
-            if key not in now or (over_judged and judged == 0):
+            if key not in now or judged == 0:
                 continue
             text = f"{label} {now[key]:,.{digits}f}"
             if key in was:
                 d = now[key] - was[key]
                 better = -d if key in ("bundle_files", "bundle_tokens") else d
                 hexa = (delta_color(better, 0.5 * 10 ** -digits).name()
-                        if over_judged else MUTED)
+                        if key in ("bundle_recall", "bundle_precision") else MUTED)
                 text += f" <span style='color:{hexa}'>({_signed(d, digits)})</span>"
-            groups[0 if over_judged or judged == n else 1][1].append(text)
-        self.summary.setText("; ".join(f"{head}: " + " · ".join(parts)
-                                       for head, parts in groups if parts))
+            parts.append(text)
+        self.summary.setText(f"{head}: " + " · ".join(parts) if parts else "")
 
     def _fill_table(self) -> None:
         fill_files(self.table, self.rows)
