@@ -21,7 +21,7 @@ from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .elided import ElidingLabel, esc, rich_width
+from .elided import ElidingLabel, elide_words, esc, rich_width
 
 DATASET_MIN = 160  # px: the dataset line's least width, whatever it says
 SHORT_VALUES = 24  # characters: a baseline's changed values longer than this are counted
@@ -39,11 +39,39 @@ def doc_words(plural: str) -> tuple[str, str]:
     return DOC_WORDS.get(plural, (plural.removesuffix("s"), plural))
 
 
+class CountsLabel(ElidingLabel):
+    """The dataset line: the first of its forms (longest first) that fits its width, else the
+    last elided; where it is not the first, the whole in the tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.forms: list[tuple[str, str]] = []  # (rich, plain), the whole first
+
+    def set_forms(self, forms: list[tuple[str, str]], tip: str = "") -> None:
+        self.forms = forms
+        self.set_texts(*forms[0], tip)
+
+    def _fit(self) -> None:
+        room = self.width() - 2
+        whole = "\n".join(t for t in (self._plain, self._tip) if t)
+        forms = self.forms or [(self._rich, self._plain)]
+        for i, (rich, _plain) in enumerate(forms):
+            if rich_width(self.font(), rich) <= room:
+                text, tip = rich, (self._tip if i == 0 else whole)
+                break
+        else:
+            text = esc(elide_words(forms[-1][1], self.fontMetrics(), room))  # not "26 c…"
+            tip = whole
+        if text != self.text():
+            self.setText(text)
+        self.setToolTip(tip)
+
+
 class Header(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.dataset_label = ElidingLabel(self)
+        self.dataset_label = CountsLabel(self)
         self.model_combo = QComboBox(self)
         for mid in model_ids():
             label = get_model(mid).label
@@ -103,39 +131,69 @@ class Header(QWidget):
         ds = self.session.dataset
         if ds is None:
             text = "no dataset — File ▸ Open, or drop a folder here"
-            self.dataset_label.set_texts(f"<i>{text}</i>", text)
+            self.dataset_label.set_forms([(f"<i>{text}</i>", text)])
             return
-        judged = f"{len(ds.qrels):,} judged" if ds.qrels else "not judged"
-        n = len(ds.queries)
         # in the data's own words, as the panels say them (rn 6: "12 queries" here, "all 12
         # tasks" in the Bundle panel): 29 files, 12 tasks; 155 memories, 26 chat moments
         from workbench.core.tuning.data import dataset_nouns, one_of  # not optuna at start-up
 
         docs, many = dataset_nouns(ds)
         docs_text = counted(len(ds.corpus), *doc_words(docs))
-        counts = f"({docs_text}, {counted(n, one_of(many), many)}, "
+        n = len(ds.queries)
         s = self.session
+        # a query typed in the box is a query, not one of the data's tasks or cases: counted
+        # apart (dA 1: "31 cases, 30 judged" beside the card's "20 / 30" cases passing)
+        typed_ids = {q.id for q in s.typed}
+        typed = sum(1 for q in ds.queries if q.id in typed_ids) if many != "queries" else 0
+        read = n - typed
+        items = [counted(read, one_of(many), many),
+                 counted(typed, "typed query", "typed queries") if typed else ""]
+        judged_n = len(ds.qrels) if ds.qrels else 0
+        judged = f"{judged_n:,} judged" if ds.qrels else "not judged"
         # the split read, where the folder has others (File ▸ Split)
         several = bool(s.source and s.queries_file is None and s.qrels_file is None
                        and len(dataset_splits(s.source)) > 1)
         split = f" · {s.split}" if several else ""
         # the query file's queries its judgments leave out (CISI: 36 of 112), said
         left_out = left_out_text(ds, s.split if several else "")
-        tail = f"; {left_out})" if left_out else ")"
-        if left_out and not several and ds.qrels and len(ds.qrels) == n:
+        tail = f"; {left_out}" if left_out else ""
+        if left_out and not several and ds.qrels and judged_n == n:
             # every query kept is judged: said once ("24 queries, 24 judged; 1 without
             # judgments left o…" was cut at 1,280 px), the whole sentence in the tooltip
-            counts = f"({docs_text}, {n:,} "
-            judged = f"judged {one_of(many) if n == 1 else many}"
-            tail = f"; {ds.unjudged_left_out:,} unjudged left out)"
-        self.dataset_label.set_texts(
-            f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"
-            + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>")
-            + esc(tail), f"dataset: {ds.name}{split} {counts}{judged}{tail}",
-            "\n".join(t for t in (s.source or "", left_out and f"left out: {left_out} — "
-                                   "queries of the query file that no judgment names") if t))
-        self._dataset_need = math.ceil(rich_width(self.dataset_label.font(), (
-            f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {esc(counts)}{judged})"))) + 4
+            items = [f"{n:,} judged {one_of(many) if n == 1 else many}"]
+            judged = ""
+            tail = f"; {ds.unjudged_left_out:,} unjudged left out"
+        judged_rich = (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>")
+
+        def form(prefix: bool, all_judged: bool, with_docs: bool,
+                 with_tail: bool = False) -> tuple[str, str]:
+            """One way to say it: "dataset: " or not, "26 judged" or not (where every one
+            read is), the docs' count or not, the left-out clause or not."""
+            # short of room, "26 chat moments + 1 typed" ("26 chat moments, 1 typed qu…")
+            shown = [docs_text if with_docs else "",
+                     *(items if prefix or not typed else [f"{items[0]} + {typed:,} typed"])]
+            rich = ", ".join([*(esc(t) for t in shown if t), *([judged_rich] if all_judged
+                                                               and judged else [])])
+            plain = ", ".join(t for t in (*shown, judged if all_judged else "") if t)
+            end = tail if with_tail else ""
+            head = "dataset: " if prefix else ""
+            return (f"{head}<b>{esc(ds.name)}</b>{esc(split)} ({rich}{esc(end)})",
+                    f"{head}{ds.name}{split} ({plain}{end})")
+
+        # the whole, then shorter where the header is short of room (dA 4: "dataset: story
+        # (155 memories, 26 c…" at 1,024 px): the judged count where every one read is
+        # judged, "dataset: ", the docs' count; the whole in the tooltip
+        drop_judged = bool(ds.qrels) and judged_n == read and bool(judged)
+        forms = [form(True, True, True, with_tail=True)]
+        if drop_judged:
+            forms.append(form(True, False, True))
+        forms += [form(False, not drop_judged, True), form(False, not drop_judged, False)]
+        self.dataset_label.set_forms(forms, "\n".join(
+            t for t in (s.source or "", left_out and f"left out: {left_out} — queries of "
+                        "the query file that no judgment names") if t))
+        # its name and counts whole; the left-out clause may give way
+        self._dataset_need = math.ceil(rich_width(self.dataset_label.font(),
+                                                  form(True, True, True)[0])) + 4
         self._keep()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
