@@ -24,7 +24,7 @@ from workbench.gui.query_list import QueryList
     ("story", "dataset: story (155 memories, 26 chat moments, 26 judged)",
      "Type a chat moment"),
     ("decisions-eval", "dataset: decisions-eval (86 decisions, 30 cases, 30 judged)",
-     "Type a case"),
+     "Type a query"),  # a typed row is no case (dA 1)
     ("tea-beir", "dataset: tea-beir (151 docs, 25 queries, 25 judged)", "Type a query"),
 ])
 def test_the_header_and_the_typing_box_say_the_datas_nouns(qtbot: QtBot, sample: str,
@@ -37,6 +37,9 @@ def test_the_header_and_the_typing_box_say_the_datas_nouns(qtbot: QtBot, sample:
     queries = QueryList(s)
     qtbot.addWidget(queries)
     assert queries.ask_edit.placeholderText() == f"{hint}, press Enter to rank it"
+    # the filter box counts in the header's word (dA 2: "Filter queries" beside 26 chat moments)
+    many = line.split(", ")[1].split(" ", 1)[1]
+    assert queries.filter_edit.placeholderText() == f"Filter {many} (Ctrl+F)"
 
 
 def test_one_of_each_is_singular() -> None:

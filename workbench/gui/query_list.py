@@ -325,7 +325,18 @@ def placeholder(ds: Dataset | None) -> str:
         return "Type a query, press Enter to rank it"
     from workbench.core.tuning.data import dataset_nouns, one_of  # not optuna at start-up
 
-    return f"Type a {one_of(dataset_nouns(ds)[1])}, press Enter to rank it"
+    many = dataset_nouns(ds)[1]
+    # a typed row on case data has no expectations: it is a query, not a case (dA 1)
+    return f"Type a {'query' if many == 'cases' else one_of(many)}, press Enter to rank it"
+
+
+def filter_hint(ds: Dataset | None) -> str:
+    """The filter box's hint, in the same word as the header's count (dA 2)."""
+    if ds is None:
+        return "Filter queries (Ctrl+F)"
+    from workbench.core.tuning.data import dataset_nouns  # not optuna at start-up
+
+    return f"Filter {dataset_nouns(ds)[1]} (Ctrl+F)"
 
 
 class QueryList(QWidget):
@@ -422,6 +433,8 @@ class QueryList(QWidget):
         # ten characters beside it, else its least (`_fit_id`); the full id is the tooltip
         ds, s = self.session.dataset, self.session
         self.ask_edit.setPlaceholderText(placeholder(ds))
+        self.filter_edit.setPlaceholderText(filter_hint(ds))
+        self.filter_edit.setAccessibleName(filter_hint(ds).removesuffix(" (Ctrl+F)"))
         ids = [q.id for q in ds.queries] if ds is not None else []
         # commit-like ids (code-repo's c885591bbb0 …) cut to a prefix that tells them apart
         # from the dataset's other ids, where cut at all: in the middle they read "c8…b0".
