@@ -101,3 +101,20 @@ def test_one_candidate_gets_a_visible_bar(qtbot: QtBot) -> None:
     width = float(panel.edges[at + 1] - panel.edges[at])  # the one bar's
     assert width >= (x1 - x0) / 36
     assert width * panel.plot.getPlotItem().vb.width() / (x1 - x0) >= 25  # pixels
+
+
+def test_the_threshold_label_stands_clear_of_the_bars_under_it(qtbot: QtBot) -> None:
+    # review dB 1: vault v01 at Min score 0.24 drew the axis to 54 over a 50 % "other" bar,
+    # and the line's "Min score = 0.24" box covered that bar's top
+    panel = _panel(qtbot, "vault", "vault-search", "v01")
+    assert panel.param is not None
+    panel.session.set_param(panel.param.name, 0.24)
+    panel.redraw()
+    qtbot.wait(50)
+    panel.line.label.updatePosition()
+    vb = panel.plot.getPlotItem().vb
+    box = vb.mapSceneToView(panel.line.label.sceneBoundingRect()).boundingRect()
+    heights = np.maximum(panel.curve_relevant.yData, panel.curve_other.yData)
+    under = (panel.edges[1:] > box.left()) & (panel.edges[:-1] < box.right())
+    assert under.any() and heights[under].max() >= 50  # the 50 % bar the line sits on
+    assert heights[under].max() < min(box.top(), box.bottom())

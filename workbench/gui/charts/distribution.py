@@ -303,6 +303,12 @@ class ScoreDistribution(ChartPanel):
         # above the tallest bar, 5 % and 10 px at least: room for its tick's label ("100")
         margin = max(1.05, 1.0 / (1.0 - 10.0 / view)) if view > 50 else 1.05
         y_top = max(top * margin, under * 1.05 / max(0.4, 1.0 - cover))
+        # … and for the threshold line's label, drawn at 92 % of the height beside the line:
+        # its box had covered a 50 % bar's top on a 54 axis (review dB 1, vault v01)
+        label = self._label_span()
+        if label is not None:
+            left, right, below = label
+            y_top = max(y_top, self._tallest_in(left, right) * 1.03 / below)
         item.setYRange(0, y_top, padding=0)
         # counts are whole: no 0.5 ticks when the tallest bar is short
         axis = item.getAxis("left")
@@ -316,18 +322,44 @@ class ScoreDistribution(ChartPanel):
         """The tallest bar drawn under the legend's width at the top right (with a margin),
         as the x range and the view's width are now; every bar's where the view is not laid
         out yet."""
+        vb = self.plot.getPlotItem().vb
+        if vb.width() <= 50:
+            return self._tallest_in(-math.inf, math.inf)
+        (x0, x1), _ = vb.viewRange()
+        covered = (self.legend.boundingRect().width() + 6 + 12) / vb.width()
+        return self._tallest_in(x1 - covered * (x1 - x0), math.inf)
+
+    def _tallest_in(self, left: float, right: float) -> float:
+        """The tallest bar with some of its width between x = `left` and `right`."""
         heights = [c.yData for c in (self.curve_relevant, self.curve_other)
                    if c.yData is not None and len(c.yData) == len(self.edges) - 1]
         if not heights or not len(self.edges):
             return 0.0
         tallest = np.maximum.reduce(heights)
+        inside = (self.edges[1:] > left) & (self.edges[:-1] < right)
+        return float(tallest[inside].max(initial=0.0))
+
+    def _label_span(self) -> tuple[float, float, float] | None:
+        """Where the threshold line's label is drawn, as the x range and the view's size are
+        now: its left and right x (with a 6 px margin) and its lower edge as a share of the
+        view's height (a bar under it must end below that); None where the line or its label
+        is not shown or the view is not laid out yet."""
         vb = self.plot.getPlotItem().vb
-        if vb.width() <= 50:
-            return float(tallest.max(initial=0.0))
+        label = self.line.label
+        if not self.line.isVisible() or not label.format or vb.width() <= 50 \
+                or vb.height() <= 50:
+            return None
+        label.updatePosition()  # the anchor (which side of the line) follows the x range
         (x0, x1), _ = vb.viewRange()
-        covered = (self.legend.boundingRect().width() + 6 + 12) / vb.width()
-        left = x1 - covered * (x1 - x0)
-        return float(tallest[self.edges[1:] > left].max(initial=0.0))
+        per_px = (x1 - x0) / vb.width()
+        box = label.boundingRect()
+        ax = float(label.anchor[0])
+        at = self.line.value()
+        left = at - (ax * box.width() + 6) * per_px
+        right = at + ((1 - ax) * box.width() + 6) * per_px
+        # the label's centre at `orthoPos` of the line's height, from the bottom
+        below = (label.orthoPos * vb.height() - box.height() / 2 - 4) / vb.height()
+        return left, right, max(0.4, below)
 
     def _legend_for(self, judged: bool) -> None:
         """"judged relevant" in the legend only when there are judgments."""
