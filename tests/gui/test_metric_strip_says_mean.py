@@ -73,8 +73,51 @@ def test_held_out_cards_say_how_many_they_count(qtbot: QtBot) -> None:
     s.set_params({"k1": 0.5, "b": 0.3}, tuned_on=record)
     s.recompute()
     assert _mean_note(strip) == "mean of 15 queries"
-    assert ("mean over 15 of the 25 judged queries: those no values shown were tuned on"
+    # review dB 3: said plainly, the selected query's own value first in the note's tooltip
+    assert ("mean over the 15 judged queries not tuned on (10 of the 25 queries were)"
             in strip.cards[0].toolTip())
+    assert strip.mean_label.toolTip() == (
+        "The metric cards are not the selected query's own value (the query list and the "
+        "ranked table show that): each is a mean over the 15 judged queries not tuned on "
+        "(10 of the 25 queries were).")
+
+
+def test_held_out_line_says_the_data_s_noun(qtbot: QtBot) -> None:
+    # review dB 3: "counted: the 16 of 26 judged queries not tuned on" under "mean of 16
+    # chat moments"
+    s = open_session(SAMPLES / "story", "bm25")
+    strip = _strip(qtbot, s)
+    assert s.dataset is not None
+    record = TunedOn("story", "test", tuple(s.dataset.queries.ids[:10]), "ndcg@10")
+    s.set_params({}, tuned_on=record)
+    s.recompute()
+    assert _mean_note(strip) == "mean of 16 chat moments"
+    assert strip.held_note.text().startswith(
+        "counted: the 16 of 26 judged chat moments not tuned on (10 set aside")
+    assert "the 16 judged chat moments not tuned on (10 of the 26 chat moments were)" in (
+        strip.cards[0].toolTip())
+
+
+def test_a_count_card_is_not_called_a_mean(qtbot: QtBot) -> None:
+    # review dB 2: decisions-eval's "mean of 30 cases" sat beside "cases passing 20 / 30",
+    # its tooltip saying every card was a mean
+    cases = sum(1 for line in (SAMPLES / "decisions-eval" / "eval.jsonl").read_text(
+        encoding="utf-8").splitlines() if line.strip())
+    assert cases == 30
+    strip = _strip(qtbot, open_session(SAMPLES / "decisions-eval", "decision-memory"))
+    assert strip.cases_card.isVisible()
+    assert strip.cases_card.value.text().endswith(f"/ {cases}")
+    # the longest wording that fits the k box's width (the window's font: the first)
+    assert strip.mean_label.text() in (f"from nDCG@10:\nmean of {cases} cases",
+                                       f"from nDCG@10:\nmean of {cases}",
+                                       f"nDCG@10 on:\nmean of {cases}")
+    tip = strip.mean_label.toolTip()
+    assert "cases passing counts the cases that pass" in tip
+    assert f"the cards from nDCG@10 on are each a mean over the {cases} judged cases" in tip
+    assert "each is a mean" not in tip
+    fm = strip.mean_label.fontMetrics()
+    for line in strip.mean_label.text().split("\n"):  # both lines fit under the k box
+        assert fm.horizontalAdvance(line) <= strip.mean_label.width()
 
 
 def test_no_judgments_no_mean_note(qtbot: QtBot) -> None:

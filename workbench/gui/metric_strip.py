@@ -354,6 +354,7 @@ class MetricStrip(QWidget):
         self.mean_label.setStyleSheet("color:#57606a; font-size: 11px")
         self.mean_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.mean_label.hide()
+        self._mean_said = ("", "", "")  # (text, tip, count card) last said (`_show_mean_of`)
         k_column = QVBoxLayout()
         k_column.setContentsMargins(0, 0, 0, 0)
         k_column.setSpacing(1)
@@ -467,47 +468,74 @@ class MetricStrip(QWidget):
         mean over, in the data's own noun (`dataset_nouns`: "mean of 26 chat moments",
         "mean over the 12 judged tasks"); ("", "") without judgments, where the cards are
         no mean over judged queries. Where some were tuned on, the cards count the others
-        (`held_out`): that many, of the judged."""
-        # imported here: workbench.core.tuning imports optuna (1.3 s), as tune_panel does
-        from workbench.core.tuning.data import dataset_nouns, one_of
-
+        (`held_out`): that many, and how many of the judged were tuned on."""
         s = self.session
         if s.dataset is None or s.judgments is None:
             return "", ""
-        if self._nouns[0] is not s.dataset:  # asked once per data, not per tick
-            self._nouns = (s.dataset, dataset_nouns(s.dataset)[1])
-        many = self._nouns[1]
+        many = self._many()
         judged = int(np.asarray(s.judgments.judged_mask).sum())
         mask = s.held_out().mask
         n = judged if mask is None else int(np.asarray(mask).sum())
-
-        def noun(count: int) -> str:
-            return one_of(many) if count == 1 else many
-
+        which = f"{n:,} {self._noun(n)}"
         if n == judged:
-            return f"mean of {n:,} {noun(n)}", f"mean over the {n:,} judged {noun(n)}"
-        return (f"mean of {n:,} {noun(n)}",
-                f"mean over {n:,} of the {judged:,} judged {many}: those no values shown "
-                "were tuned on")
+            return f"mean of {which}", f"mean over the {n:,} judged {self._noun(n)}"
+        # review dB 3: "mean over 16 of the 26 judged chat moments: those no values shown
+        # were tuned on" did not parse
+        return (f"mean of {which}",
+                f"mean over the {n:,} judged {self._noun(n)} not tuned on "
+                f"({judged - n:,} of the {judged:,} {many} were)")
 
-    def _show_mean_of(self, text: str, tip: str) -> None:
+    def _many(self) -> str:
+        """The data's own noun for its queries, plural ("chat moments", "cases")."""
+        # imported here: workbench.core.tuning imports optuna (1.3 s), as tune_panel does
+        from workbench.core.tuning.data import dataset_nouns
+
+        s = self.session
+        if s.dataset is None:
+            return "queries"
+        if self._nouns[0] is not s.dataset:  # asked once per data, not per tick
+            self._nouns = (s.dataset, dataset_nouns(s.dataset)[1])
+        return self._nouns[1]
+
+    def _noun(self, count: int) -> str:
+        """The data's noun for `count` of its queries: "1 chat moment", "2 chat moments"."""
+        from workbench.core.tuning.data import one_of
+
+        return one_of(self._many()) if count == 1 else self._many()
+
+    def _show_mean_of(self, text: str, tip: str, count_card: str = "") -> None:
         """The note under the k box, on one line if it fits the box's width, else broken
         after the count ("mean of 26" over "chat moments"); its height is two lines whatever
-        the text, so that a new count moves nothing."""
+        the text, so that a new count moves nothing. `count_card`: the count card beside it
+        ("cases passing", 20 / 30, no mean), where it shows: the note then names the first
+        card that is a mean, on a line of its own (review dB 2: "mean of 30 cases" beside
+        "cases passing 20 / 30")."""
+        self._mean_said = (text, tip, count_card)  # said again once the fonts are polished
         label = self.mean_label
         fm = label.fontMetrics()
         width = self.k_spin.sizeHint().width()
-        if fm.horizontalAdvance(text) > width and text.count(" ") >= 3:
+        first = metric_label(self.session.metric_names[0])
+        if text and count_card:  # the longest of these whose lines fit the box's width
+            count = text.split(" ")[2]
+            text = next((t for t in (f"from {first}:\n{text}", f"from {first}:\nmean of {count}",
+                                     f"{first} on:\nmean of {count}")
+                         if max(map(fm.horizontalAdvance, t.split("\n"))) <= width),
+                        f"{first} on:\nmean of {count}")
+        elif fm.horizontalAdvance(text) > width and text.count(" ") >= 3:
             head, _, tail = text.partition(" ")
             second, _, rest = tail.partition(" ")
             text = f"{head} {second} {rest.split(' ', 1)[0]}\n{rest.split(' ', 1)[1]}"
         if label.width() != width or label.height() != 2 * fm.lineSpacing():
             label.setFixedSize(width, 2 * fm.lineSpacing())
-        if text != label.text():
+        one = self._noun(1)
+        said = (f"The metric cards are not the selected {one}'s own value (the query list "
+                "and the ranked table show that): " + (
+                    f"{count_card} counts the {self._many()} that pass; the cards from "
+                    f"{first} on are each a {tip}." if count_card else f"each is a {tip}.")
+                if tip else "")
+        if text != label.text() or said != label.toolTip():
             label.setText(text)
-            label.setToolTip(f"The metric cards are each a {tip}, not the selected "
-                             "query's own value (the query list and the ranked table show "
-                             "that)." if tip else "")
+            label.setToolTip(said)
         if label.isHidden() == bool(text):
             label.setVisible(bool(text))
 
@@ -525,6 +553,9 @@ class MetricStrip(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
+        # the note's wording is measured: before the strip is first shown its font is not
+        # yet the style sheet's 11 px one
+        self._show_mean_of(*self._mean_said)
         self._fit_cards()
 
     def _fit_cards(self) -> None:
@@ -604,6 +635,11 @@ class MetricStrip(QWidget):
         # so ("training scores: no test (… tuned on by …)"); the note below had said it again
         # and pushed the charts down a line
         note = "" if held.training and base is not None and res is not None else held.note
+        if note and s.dataset is not None and s.judgments is not None:
+            # in the data's own noun, as the note under the k box says it (review dB 3:
+            # "the 16 of 26 judged queries" under "mean of 16 chat moments")
+            note = note.replace(" judged queries ", f" judged {self._many()} ").replace(
+                "every judged query ", f"every judged {self._noun(1)} ")
         # the run's held-out figures and verdict, while its values are live (rt 4)
         tuned, tuned_tip = tuned_line(s)
         note = "; ".join(n for n in (note, tuned) if n)
@@ -622,7 +658,6 @@ class MetricStrip(QWidget):
         unjudged = ("" if s.dataset is None or s.judgments is not None
                     else "figures" if selects(s.model) else "none")
         mean_text, over = self.mean_of()
-        self._show_mean_of(mean_text, over)
         if unjudged == "figures":
             self._show_figures(res, base)
             if self.cap_note.text():  # judged figures' note: none without judgments
@@ -683,6 +718,7 @@ class MetricStrip(QWidget):
             if card.toolTip() != tip:
                 card.setToolTip(tip)
         cases = self._show_cases(held.mask, held.training)
+        self._show_mean_of(mean_text, over, CASES_NAME if cases else "")
         if (reported != self._reported or cases != self._has_cases
                 or unjudged != self._unjudged):
             # shown or hidden on a change of model or data, not per tick
