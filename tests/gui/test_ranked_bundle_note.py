@@ -25,6 +25,8 @@ def test_the_bundle_note_says_what_the_dashed_line_marks(qtbot: QtBot) -> None:
     assert cut is not None and table.notes.isVisible()
     assert table.notes.text().startswith("<span") and f"bundle: {cut} files" in table.notes.text()
     tip = table.notes.toolTip()
-    assert tip.startswith("The files above the orange dashed line in the table (under its "
-                          f"first {cut} rows) go into the bundle"), tip
+    # dB 5: which rows go in said first, unambiguously
+    assert tip.startswith(f"The first {cut} rows, above the orange dashed line in the table, "
+                          "go into the bundle"), tip
+    assert "rows below the line are left out" in tip
     assert "left out" in tip

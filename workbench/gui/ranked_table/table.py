@@ -404,10 +404,12 @@ class RankedTable(QWidget):
             plain.append(said)
             # what the mark is, where the line may be out of sight (rn 9: no tooltip, the
             # dashed line below the 8 rows shown)
-            tip = (f"The files above the orange dashed line in the table (under its first "
-                   f"{self.model.cut} rows) go into the bundle, the context the model hands "
-                   "over; the shaded rows below it are left out. Hover a shaded row's rank "
-                   "for why the bundle stopped there."
+            # dB 5: "the files above the line (under its first 12 rows)" read as the files
+            # under those rows
+            tip = (f"The first {self.model.cut} rows, above the orange dashed line in the "
+                   "table, go into the bundle, the context the model hands over; the shaded "
+                   "rows below the line are left out. Hover a shaded row's rank for why the "
+                   "bundle stopped there."
                    + (" Greyed rows above the line were skipped: over the token budget."
                       if skipped else ""))
         left = left_top_k(s)
