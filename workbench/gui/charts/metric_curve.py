@@ -83,6 +83,9 @@ class SweepRequest:
     judgments: Judgments | None
     depth: int
     dataset: Dataset | None = None  # for a selection figure's snippet lengths
+    # the judged queries a metric's mean counts where some were tuned on (`held_out`), as
+    # the metric strip counts them; None: every judged query (`Result.means`)
+    held: NDArray[np.bool_] | None = None
 
 
 def run_sweep(request: SweepRequest,
@@ -114,12 +117,22 @@ def run_sweep(request: SweepRequest,
         mean = (figure_mean_over(request.metric, done.result, chars,
                                  counted_over(turns(request.model, request.prepared, params),
                                               request.judgments))
-                if figure else done.result.means.get(request.metric, np.nan))
+                if figure else held_mean(done.result, request.metric, request.held))
         out.append((value, float(mean)))
         if per_query is not None:
             each = None if figure else done.result.per_query.get(request.metric)
             per_query.append(None if each is None else np.asarray(each, np.float64))
     return out
+
+
+def held_mean(result: Any, metric: str, held: NDArray[np.bool_] | None) -> float:
+    """`metric`'s mean over the judged queries `held` keeps (the ones not tuned on), as the
+    metric strip's cards take it; the result's own mean over every judged query where `held`
+    is None; NaN where the result has no such metric."""
+    each = result.per_query.get(metric) if held is not None else None
+    if each is None or len(each) != len(held):  # type: ignore[arg-type]
+        return float(result.means.get(metric, np.nan))
+    return float(np.mean(np.asarray(each, np.float64)[held]))
 
 
 # the last dataset's snippet lengths (injected tokens): computed on the sweep's worker, read by
@@ -289,7 +302,8 @@ class MetricCurve(ChartPanel):
         self._request: SweepRequest | None = None
         self.listen(session.params_changed, self._on_params)
         self.listen(session.result_changed, self._on_result)
-        self.listen(session.baseline_changed, lambda *_: self._draw_current())
+        # a baseline tuned on some queries changes which ones a mean counts (`_held`)
+        self.listen(session.baseline_changed, lambda *_: self.redraw())
         for event in (session.model_changed, session.dataset_changed):
             self.listen(event, self._on_model)
         for event in (session.k_changed, session.model_changed, session.dataset_changed):
@@ -453,7 +467,9 @@ class MetricCurve(ChartPanel):
             return
         held = tuple(sorted((k, v) for k, v in s.params.items() if k != p.name))
         span = sweep_span(p, s.params.get(p.name))
-        key = (p.name, self.metric_name, held, id(s.prepared), id(s.judgments), s.depth, span)
+        counted = self._held()
+        key = (p.name, self.metric_name, held, id(s.prepared), id(s.judgments), s.depth, span,
+               None if counted is None else counted.tobytes())
         if key == self._key:
             return
         self._key = key
@@ -462,15 +478,17 @@ class MetricCurve(ChartPanel):
         values = values_for(p, s.params.get(p.name), len(s.dataset.corpus), MAX_POINTS)
         request = SweepRequest(self._generation, p.name, tuple(values), self.metric_name,
                                s.model, s.prepared, dict(s.params), s.judgments, s.depth,
-                               s.dataset)
+                               s.dataset, counted)
         self._request = request
         label = s.model.schema[p.name].label
         # "across", not "vs": a parameter's own label may hold one ("nDCG@10 vs Vector vs
         # keyword (alpha)", rn 10); a metric is the mean over the judged queries, said as the
-        # strip says it, beside a ranked table of one query's values (rn 2)
-        self.caption.setText(f"{metric_label(self.metric_name)} across {label} — " + (
+        # strip says it, beside a ranked table of one query's values (rn 2); over the ones
+        # not tuned on where the cards count those (dB 4: "mean of the 26" under a card's 16)
+        caption = f"{metric_label(self.metric_name)} across {label} — " + (
             f"over {self._over()}; no best: how much is returned, not how well"
-            if self.figure else f"mean of {self._over()}"))
+            if self.figure else f"mean of {self._over(counted)}")
+        self.caption.setText(caption)
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         stale = bool(self.points) and (self._swept, self._swept_metric) != (p.name,
@@ -487,9 +505,11 @@ class MetricCurve(ChartPanel):
         else:
             self._debounce.start()
 
-    def _over(self) -> str:
+    def _over(self, held: NDArray[np.bool_] | None = None) -> str:
         """What a figure is the mean over, as eval says it: with judgments the judged queries,
-        in the data's own noun ("the 2 judged cases"), else every query."""
+        in the data's own noun ("the 2 judged cases"), else every query; `held`: the judged
+        ones not tuned on, counted instead ("the 16 of 26 judged chat moments not tuned
+        on")."""
         from workbench.core.tuning.data import dataset_nouns, one_of
 
         s = self.session
@@ -498,7 +518,18 @@ class MetricCurve(ChartPanel):
             return f"all {len(s.dataset.queries):,} queries"
         judged = int(np.asarray(s.judgments.judged_mask).sum())
         many = dataset_nouns(s.dataset)[1]
+        if held is not None:
+            return f"the {int(held.sum()):,} of {judged:,} judged {many} not tuned on"
         return f"the {judged:,} judged {one_of(many) if judged == 1 else many}"
+
+    def _held(self) -> NDArray[np.bool_] | None:
+        """The judged queries a metric's mean counts where the live values or the baseline
+        were tuned on some (`TuningSession.held_out`), as the metric strip counts them; None
+        for every judged one, and for a selection figure (counted over its turns)."""
+        if self.figure or self.session.judgments is None:
+            return None
+        mask = self.session.held_out().mask
+        return None if mask is None else np.asarray(mask, np.bool_)
 
     def _start(self) -> None:
         request = self._request
@@ -678,7 +709,10 @@ class MetricCurve(ChartPanel):
         if any(v == value and abs(m - mean) <= 1e-12 for v, m in self.points):
             return ("the value in use is among the tied best: nothing to gain here",
                     "the value in use scores as well as the best over the judged queries")
-        mask = s.judgments.judged_mask  # as `sweep`: the judged queries, NaN pairs left out
+        # as `sweep`: the judged queries, NaN pairs left out; the ones not tuned on where the
+        # cards count those (dB 4)
+        held = self._held()
+        mask = s.judgments.judged_mask if held is None else held
         x, y = np.asarray(now, np.float64)[mask], np.asarray(best, np.float64)[mask]
         keep = ~(np.isnan(x) | np.isnan(y))
         n = int(keep.sum())
@@ -731,7 +765,7 @@ class MetricCurve(ChartPanel):
         metric = (figure_mean(self.metric_name, s.result, s.dataset,
                               counted_over(turns(s.model, s.prepared, s.params), s.judgments))
                   if self.figure
-                  else s.result.means.get(self.metric_name, np.nan))
+                  else held_mean(s.result, self.metric_name, self._held()))
         self.current = (value, float(metric))
         self.current_line.setVisible(bool(np.isfinite(x)))
         if np.isfinite(x):
@@ -747,7 +781,9 @@ class MetricCurve(ChartPanel):
         if metric in selection_figures.FIGURES:
             return figure_mean(metric, base.result, self.session.dataset,
                                counted_over(self._base_turns(), self.session.judgments))
-        return base.result.means.get(metric)
+        if metric not in base.result.means and metric not in base.result.per_query:
+            return None
+        return held_mean(base.result, metric, self._held())
 
     def _base_turns(self) -> NDArray[np.bool_] | None:
         """The baseline's own turns (`turns` at its values), on the prepared queries where
