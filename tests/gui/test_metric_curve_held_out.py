@@ -1,6 +1,8 @@
 """Metric vs parameter averages what the metric cards average: where the live values were
 tuned on some judged queries, the others only, and its title says so (review dB 4: the card
-read 0.628 over 16 chat moments, the chart "now 0.591" as "mean of the 26")."""
+read 0.628 over 16 chat moments, the chart "now 0.591" as "mean of the 26"); its title wraps
+instead of setting the window's least width (dB 6: decisions' held the window at 1,116 px
+after a resize to 1,024)."""
 
 from __future__ import annotations
 
@@ -51,3 +53,22 @@ def test_the_curve_averages_the_queries_the_cards_do(qtbot: QtBot) -> None:
     assert strip.cards[0].value.text() == f"{expected:.3f}"
     assert f"now {expected:.3f} at 0.7" == curve.current_line.label.format
 
+
+def test_a_long_title_wraps_not_widening_the_window(qtbot: QtBot) -> None:
+    curve = MetricCurve(open_session(SAMPLES / "decisions", "decision-memory"),
+                        synchronous=True)
+    qtbot.addWidget(curve)
+    curve.resize(1016, 300)
+    curve.show()
+    qtbot.waitExposed(curve)
+    title = curve.caption.text()
+    assert title.startswith("results per query across Inject min score — over all 21 queries")
+    fm = curve.caption.fontMetrics()
+    assert fm.horizontalAdvance(title) > 700  # too long for the header beside its boxes
+    # the panel's least width is its boxes', not the title's: the title wraps, whole
+    assert curve.minimumSizeHint().width() < fm.horizontalAdvance(title)
+    curve.resize(760, 300)
+    qtbot.wait(20)
+    assert curve.width() == 760
+    assert curve.caption.text() == title and curve.caption.toolTip() == title
+    assert curve.caption.height() >= 2 * fm.height()  # on two lines, not cut

@@ -27,7 +27,7 @@ import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QWidget
+from PySide6.QtWidgets import QComboBox, QSizePolicy, QWidget
 
 from workbench.core import selection_figures
 from workbench.core.data import Dataset
@@ -256,6 +256,14 @@ class MetricCurve(ChartPanel):
         self.param_box.setMaximumWidth(260)
         self.param_box.currentIndexChanged.connect(self._on_param_picked)
         self.header.insertWidget(3, self.param_box)
+        # the title wraps, never the window's least width: decisions' "results per query
+        # across Inject min score — over all 21 queries; …" held it at 1,116 px at 1,024
+        # (dB 6); it takes the header's spare room, so it wraps only where that is short
+        self.caption.setWordWrap(True)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                   QSizePolicy.Policy.Preferred)
+        self.header.setStretchFactor(self.caption, 1)  # as the Injection tab's
+        self.header.setStretch(1, 0)  # the spacer after it (`ChartPanel`)
         self.plot = make_plot()
         self.body.addWidget(self.plot)
         item = self.plot.getPlotItem()
@@ -489,6 +497,7 @@ class MetricCurve(ChartPanel):
             f"over {self._over()}; no best: how much is returned, not how well"
             if self.figure else f"mean of {self._over(counted)}")
         self.caption.setText(caption)
+        self.caption.setToolTip(caption)
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         stale = bool(self.points) and (self._swept, self._swept_metric) != (p.name,
