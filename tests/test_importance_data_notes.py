@@ -198,9 +198,10 @@ def test_links_to_memories_not_in_the_corpus_are_listed_once(tmp_path: Path) -> 
     said = [w for w in warnings(ds) if "superseded_by or contradicts" in w]
     assert said == [
         f"{folder / 'corpus.jsonl'}:1: 2 memories naming in superseded_by or contradicts a "
-        "memory that is not in the corpus, read as set all the same: superseded_by decays or "
-        "archives the memory, contradicts fires its correction boost: m1 superseded_by \"m99\", "
-        "m2 contradicts \"m98\" (line 2)"]
+        "memory that is not in the corpus, read as set all the same (link_rule set; in-corpus "
+        "reads it as not set unless the same value names a memory of the corpus too): "
+        "superseded_by decays or archives the memory, contradicts fires its correction boost: "
+        "m1 superseded_by \"m99\", m2 contradicts [\"m1\", \"m98\"] (line 2)"]
     assert [d["decay"] for d in explained(ds, "m1", superseded_archive=False)["decays"]] == [
         "superseded"]
     assert [b["category"] for b in explained(ds, "m2")["boosts"]] == ["correction"]
@@ -226,15 +227,18 @@ def test_link_warnings_say_what_scoring_does_for_every_value_shape(tmp_path: Pat
                "boost")
     assert said == [
         f"{corpus}:3: 2 memories naming in superseded_by or contradicts a memory that is not in "
-        f"the corpus, read as set all the same: {applies}: m3 superseded_by \"m99\", "
-        "m4 superseded_by 5 (line 4)",
+        "the corpus, read as set all the same (link_rule set; in-corpus reads it as not set "
+        f"unless the same value names a memory of the corpus too): {applies}: "
+        'm3 superseded_by ["m99"], m4 superseded_by 5 (line 4)',
         f"{corpus}:2: 3 memories whose superseded_by or contradicts names no memory (a blank "
         "text, true, a fraction or an object is no id) yet is set, read as set all the "
-        f"same: {applies}: m2 superseded_by \" \", m5 superseded_by true (line 5), "
+        "same (link_rule set; named and in-corpus read it as not set): "
+        f"{applies}: m2 superseded_by \" \", m5 superseded_by true (line 5), "
         'm6 superseded_by [" "] (line 6)',
         f"{corpus}:1: 3 memories whose superseded_by or contradicts is 0 or empty, read as not "
-        "set, as false is: superseded_by neither decays nor archives the memory, contradicts "
-        "fires no boost (memory 0 is named as the text \"0\"): m1 superseded_by 0, "
+        "set, as false is, under every link_rule: superseded_by neither decays nor archives the "
+        "memory, contradicts fires no boost (memory 0 is named as the text \"0\"): "
+        "m1 superseded_by 0, "
         "m5 contradicts {} (line 5), m9 contradicts 0.0 (line 9)"]
     # and scoring reads them so: superseded (−0.5 from short's 0.5) where said to be set
     decayed = {f"m{i}": [d["decay"] for d in explained(ds, f"m{i}", superseded_archive=False,
@@ -255,7 +259,7 @@ def test_link_values_are_written_as_the_file_writes_them(tmp_path: Path) -> None
                              {"tier": "short", "superseded_by": " "}])
     said = " ".join(w for w in warnings(load_dataset(folder))
                     if "superseded_by or contradicts" in w)
-    assert 'm1 contradicts 5, contradicts "m98"' in said, said
+    assert 'm1 contradicts [5, "m98"]' in said, said  # the whole value (rv2 4)
     assert 'm2 superseded_by " "' in said, said
     assert "'" not in said, said
 
@@ -279,14 +283,15 @@ def test_link_rule_sets_which_links_count(tmp_path: Path, rule: str,
     assert got == superseded
     said = " ".join(w for w in warnings(ds, link_rule=rule) if "superseded_by" in w)
     if rule == "set":
-        assert "(link_rule" not in said and said.count("read as set all the same") == 2
+        # the rules that would read them otherwise named, so the option can be found (rv2 4)
+        assert said.count("read as set all the same (link_rule set; ") == 2
     elif rule == "named":
         assert ("names no memory (a blank text, true, a fraction or an object is no id) yet is "
                 "set, read as not set (link_rule named): superseded_by neither decays") in said
-        assert "not in the corpus, read as set all the same" in said
+        assert "not in the corpus, read as set all the same (link_rule named; " in said
     else:
-        assert ("not in the corpus, read as not set unless the same field names a memory of "
-                "the corpus too (link_rule in-corpus): superseded_by neither decays") in said
+        assert ("not in the corpus, read as not set (link_rule in-corpus): superseded_by "
+                "neither decays") in said
 
 
 def test_a_memory_with_no_date_at_all_is_said_and_explained(tmp_path: Path) -> None:
@@ -382,3 +387,32 @@ def test_the_plain_reader_names_the_physical_line_of_each_file(tmp_path: Path) -
         f"{shards / 'a.jsonl'}:1", f"{shards / 'b.jsonl'}:2", "")
     assert any(w.startswith(f"{shards / 'b.jsonl'}:2: 1 memory with an unreadable tier")
                for w in warnings(Dataset("d", corpus, query)))
+
+
+def test_in_corpus_lists_a_link_naming_a_memory_of_the_corpus_too_as_set(
+        tmp_path: Path) -> None:
+    """rv2 4: under in-corpus, a superseded_by naming a missing memory beside one of the corpus
+    was listed as read as not set, one item of the list written; the memory is superseded. It
+    is now listed apart, as set, with its whole value; one naming only missing memories stays
+    among those read as not set."""
+    folder = beir(tmp_path, [
+        {"tier": "short"},  # m1
+        {"tier": "short", "superseded_by": ["m99", "m1"]},  # m2: set by m1
+        {"tier": "short", "superseded_by": ["m98", "m99"]}])  # m3: not set
+    ds = load_dataset(folder)
+    corpus = folder / "corpus.jsonl"
+    said = [w for w in warnings(ds, link_rule="in-corpus") if "superseded_by" in w]
+    assert said == [
+        f"{corpus}:3: 1 memory naming in superseded_by or contradicts a memory that is not in "
+        "the corpus, read as not set (link_rule in-corpus): superseded_by neither decays nor "
+        'archives the memory, contradicts fires no boost: m3 superseded_by ["m98", "m99"]',
+        f"{corpus}:2: 1 memory naming in superseded_by or contradicts a memory that is not in "
+        "the corpus beside one that is, read as set by the one that is (link_rule in-corpus): "
+        "superseded_by decays or archives the memory, contradicts fires its correction boost: "
+        'm2 superseded_by ["m99", "m1"]']
+    decays = {m: [d["decay"] for d in explained(ds, m, link_rule="in-corpus",
+                                                superseded_archive=False,
+                                                exclude_archived=False,
+                                                prefilter=False)["decays"]]
+              for m in ("m2", "m3")}
+    assert decays == {"m2": ["superseded"], "m3": []}

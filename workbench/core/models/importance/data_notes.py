@@ -40,21 +40,33 @@ _NOT_APPLIED = ("superseded_by neither decays nor archives the memory, contradic
 
 def _link_notes(rule: str) -> dict[str, str]:
     """What each kind of link value is, and how the link_rule parameter reads it: a value
-    naming a memory not in the corpus, one naming none, one read as not set (dr3 3)."""
-    dangling = ("as set all the same" if rule != "in-corpus"
-                else "as not set unless the same field names a memory of the corpus too "
-                "(link_rule in-corpus)")
-    nameless = "as set all the same" if rule == "set" else f"as not set (link_rule {rule})"
-    return {
-        "dangling": "naming in superseded_by or contradicts a memory that is not in the corpus, "
-                    f"read {dangling}: "
+    naming a memory not in the corpus (and, under in-corpus, one naming a memory of the corpus
+    beside it), one naming none, one read as not set (dr3 3). Under a rule that reads a kind
+    as set, the rules that would not are named, so that the parameter can be found (rv2 4)."""
+    if rule == "in-corpus":
+        dangling = "as not set (link_rule in-corpus)"
+    else:
+        dangling = (f"as set all the same (link_rule {rule}; in-corpus reads it as not set "
+                    "unless the same value names a memory of the corpus too)")
+    nameless = ("as set all the same (link_rule set; named and in-corpus read it as not set)"
+                if rule == "set" else f"as not set (link_rule {rule})")
+    named = "naming in superseded_by or contradicts a memory that is not in the corpus"
+    notes = {
+        "dangling": f"{named}, read {dangling}: "
                     + (_APPLIES if rule != "in-corpus" else _NOT_APPLIED),
         "nameless": "whose superseded_by or contradicts names no memory (a blank text, true, "
                     f"a fraction or an object is no id) yet is set, read {nameless}: "
                     + (_APPLIES if rule == "set" else _NOT_APPLIED),
         "unset": "whose superseded_by or contradicts is 0 or empty, read as not set, as false "
-                 f"is: {_NOT_APPLIED} (memory 0 is named as the text \"0\")",
+                 f"is, under every link_rule: {_NOT_APPLIED} (memory 0 is named as the text "
+                 "\"0\")",
     }
+    if rule == "in-corpus":  # still set: the same value names a memory of the corpus too
+        beside = (f"{named} beside one that is, read as set by the one that is (link_rule "
+                  f"in-corpus): {_APPLIES}")
+        notes = {"dangling": notes["dangling"], "beside": beside,
+                 **{k: v for k, v in notes.items() if k != "dangling"}}
+    return notes
 
 
 def data_warnings(dataset: Dataset, params: Params) -> list[str]:
@@ -105,12 +117,15 @@ def data_warnings(dataset: Dataset, params: Params) -> list[str]:
         for k in _LINKS:
             value = m.get(k)
             if link_set(value):
-                # each value as the file writes it (JSON), the id 7 as 7, "m9" as "m9" (rv 5:
-                # a dangling id had been written '7', the others as JSON)
-                named = [v for v in (value if isinstance(value, list | tuple) else [value])
-                         if linked_ids(v)]
-                said["dangling"] += [f"{k} {_value_text(v)}" for v in named
-                                     if linked_ids(v)[0] not in ids]
+                # the whole value as the file writes it (JSON), the id 7 as 7, "m9" as "m9",
+                # a list as the list (rv 5: a dangling id had been written '7', the others as
+                # JSON; rv2 4: one item of a list had been written, not the list)
+                named = linked_ids(value)
+                outside = [i for i in named if i not in ids]
+                if outside:
+                    beside = "beside" in notes and len(outside) < len(named)
+                    said["beside" if beside else "dangling"].append(
+                        f"{k} {_value_text(value)}")
                 if not named:
                     said["nameless"].append(f"{k} {_value_text(value)}")
             elif not (value is None or value is False
