@@ -36,3 +36,17 @@ def test_a_decision_memory_query_scoring_more_still_prints_whole(
                  "-p", "mode=search"]) == 0
     rows = _rows(capsys.readouterr().out)
     assert [(r[1], r[-7]) for r in rows] == [("qm-004", "35"), ("qm-005", "19")]
+
+
+TEA = Path(__file__).resolve().parents[1] / "sample_corpora" / "tea-beir"
+
+
+def test_a_score_past_one_prints_to_the_windows_places(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 3: bm25's 2.3426 printed to 4 decimals where the window's ranked table shows
+    # about four significant digits, 2.343; its one contribution (bm25) beside it alike
+    assert main(["rank", str(TEA), "-m", "bm25", "--query-id", "q01", "--top", "3"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert rows[0][1] == "d030"
+    assert (rows[0][-3], rows[0][-1]) == ("2.343", "2.343")
+    assert all(len(r[-1].partition(".")[2]) == 3 for r in rows)

@@ -174,11 +174,11 @@ def _default_cell(value: object, text: str) -> str:
     return text[:DEFAULT_CELL - 1] + "…"
 
 
-def _fixed(value: float) -> str:
-    """A contribution to 4 decimals, a penalty rounding to nothing as 0.0000 (not -0.0000:
-    codeledger's fail_prior and non_code read so on every row)."""
-    text = f"{value:.4f}"
-    return "0.0000" if text == "-0.0000" else text
+def _fixed(value: float, places: int = 4) -> str:
+    """A contribution to `places` decimals, a penalty rounding to nothing as 0.0000 (not
+    -0.0000: codeledger's fail_prior and non_code read so on every row)."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def _bundle_marks(pipe: Any) -> dict[int, str]:
@@ -278,9 +278,22 @@ def cmd_rank(args: argparse.Namespace) -> int:
     # out of the table; --format json keeps every one
     idle = model.idle_signals(pipe.prepared, pipe.params)
     signals = [s for s in rows[0]["contributions"] if s not in idle]
+    # the score column's decimals by the window's rule (`score_decimals`), over every score
+    # of the model, not the rows printed (rv 4): decision-memory's 54, not 54.0000, and 1 for
+    # a query whose scores are 1 and 0 only, as the window shows it (it had printed 1.0000);
+    # a score clamped to [0, 1] (vault-search's) 1.0000 beside 0.5735; whole contributions
+    # of whole scores whole too (6, not 6.0000), as explain and why print them. Other scores
+    # to the window's places, about four significant digits of the largest (bm25's 2.343, as
+    # the ranked table shows it, not 2.3426: rv2 3), and the contributions beside them that
+    # add up to them to the same places, as the window's preview writes them
+    places = score_decimals([float(r["score"]) for r in rows],
+                            every=_model_scores(pipe, data, params))
+    whole = places == 0
+    term_places = 4 if whole else places  # a term that is not whole beside whole scores
     # rn 13: a signal that prints as 0 in every row shown (codeledger's mention, fail_prior…)
     # said in one line under the table instead of a column of zeros
-    zero = [s for s in signals if all(abs(r["contributions"][s]) < 5e-5 for r in rows)]
+    zero = [s for s in signals
+            if all(abs(r["contributions"][s]) < 0.5 * 10.0 ** -term_places for r in rows)]
     signals = [s for s in signals if s not in zero]
     marks = _bundle_marks(pipe) if hasattr(model, "bundles") else None
     corpus = dataset.corpus  # a title that is a label (an event type) with its first line
@@ -291,15 +304,6 @@ def cmd_rank(args: argparse.Namespace) -> int:
     header = ["rank", "id", *(["title"] if titled else []), "score",
               *(["rel"] if judged or any(r["relevance"] is not None for r in rows) else []),
               *(["bundle"] if marks else []), *signals]
-    # the score column's decimals by the window's rule (`score_decimals`), over every score
-    # of the model, not the rows printed (rv 4): decision-memory's 54, not 54.0000, and 1 for
-    # a query whose scores are 1 and 0 only, as the window shows it (it had printed 1.0000);
-    # a score clamped to [0, 1] (vault-search's) 1.0000 beside 0.5735; whole contributions
-    # of whole scores whole too (6, not 6.0000), as explain and why print them
-    # (other scores at 4 decimals, as the contributions beside them that add up to them)
-    whole = score_decimals([float(r["score"]) for r in rows],
-                           every=_model_scores(pipe, data, params)) == 0
-    places = 0 if whole else 4
     whole_signals = {s for s in signals if whole and all(
         float(r["contributions"][s]).is_integer() for r in rows)}
 
@@ -310,7 +314,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
                    else []),
                  *([marks.get(r["doc"], "")] if marks else []),
                  *(f"{r['contributions'][s] + 0.0:.0f}" if s in whole_signals
-                   else _fixed(r["contributions"][s]) for s in signals)]
+                   else _fixed(r["contributions"][s], term_places) for s in signals)]
                 for r, t in zip(rows, titles, strict=True)]
     # at a narrow terminal the titles are clipped shorter, then the signals that add least
     # to these rows (by each one's largest |contribution|; of two alike, the later column)

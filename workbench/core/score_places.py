@@ -1,6 +1,9 @@
 """How many decimals a score column shows: one rule for the window's ranked table and
 preview and for `workbench rank`, so that a score reads alike in both (rv 4: rank had looked
-only at the rows it printed, the window at every score of the result)."""
+only at the rows it printed, the window at every score of the result; rv2 3: rank had taken
+only the whole-number decision and printed every other score to 4 decimals, bm25's 2.3426
+where the window shows 2.343). rank prints the contributions beside a score to its places,
+as the window's preview writes them."""
 
 from __future__ import annotations
 
