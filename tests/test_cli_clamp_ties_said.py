@@ -1,18 +1,19 @@
 """`sweep` and `compare` say where results tied at 1 (clamped) take places within the first
 metric's cut-off, with what orders them, as `rank` says it of one query: vault-search's best
-weights often win through such ties, ordered by file path here, which obsidian-mcp may order
-otherwise (rv 1)."""
+weights often win through such ties, which rank shows by file path, the metrics read by document
+id descending, and obsidian-mcp may order otherwise (rv 1): each order said apart (rv2 1)."""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
 
 from workbench.cli import main
 
-ORDER = ("ordered by file path here; obsidian-mcp keeps tied notes in the order it meets them "
-         "(a stable sort by score), which may not be this one")
+ORDER = ("rank and the window show them by file path (the model's order); obsidian-mcp keeps "
+         "tied notes in the order it meets them (a stable sort by score), which may be neither")
 
 
 def _vault(tmp_path: Path) -> Path:
@@ -47,8 +48,9 @@ def test_sweep_says_a_clamp_tie_at_the_best_value(
                  "--values", "0.3,1", "--metrics", "ndcg@10"]) == 0
     said = _said(capsys)
     assert ("note: at w_position = 1.0 (best), on 1 of the 2 judged queries results "
-            "tied at 1 (clamped) take places within the first 10, where ndcg@10 reads them in "
-            f"trec_eval's tie order (document id descending), not a score's; {ORDER}") in said
+            "tied at 1 (clamped) take places within the first 10, where ndcg@10 reads them by "
+            "document id descending (trec_eval's tie order, as eval --run writes them), not a "
+            f"score's; {ORDER}") in said
 
 
 def test_sweep_says_nothing_where_no_clamp_made_the_tie(
@@ -65,6 +67,35 @@ def test_compare_says_a_clamp_tie_of_a_configuration(
                  "-p", "w_position=1", "--movers", "0", "--metrics", "ndcg@10"]) == 0
     said = _said(capsys)
     assert ("note: w_position=1 on 1 of the 2 judged queries: results tied at 1 (clamped) take "
-            "places within the first 10, where ndcg@10 reads them in trec_eval's tie order "
-            f"(document id descending), not a score's; {ORDER}") in said
+            "places within the first 10, where ndcg@10 reads them by document id descending "
+            "(trec_eval's tie order, as eval --run writes them), not a score's; "
+            f"{ORDER}") in said
     assert said.count("tied at 1") == 1  # the defaults': no tie
+
+
+def test_rank_says_the_order_shown_and_the_one_the_metrics_count_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rv2 1: rank showed a/b.md above z.md (file path) and said "ordered by file path here",
+    while q1's ndcg@10 read z.md first (trec_eval: document id descending) and the run file
+    wrote z.md first. rank now says both orders, naming the one the metrics put first; the
+    metric and the run file bear it out: z.md, the one judged relevant, first (ndcg@10 1)."""
+    vault = _vault(tmp_path)
+    weights = ["-p", "w_position=1"]
+    assert main(["rank", str(vault), "-m", "vault-search", "--query-id", "q1", *weights]) == 0
+    out = capsys.readouterr().out
+    shown = [line.split()[1] for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert shown == ["a/b.md", "z.md"]
+    assert ("2 results tied at 1 (clamped): shown by file path (the model's order), not by a "
+            "score; the metrics read them by document id descending, as trec_eval reads a run "
+            "file and eval --run writes it (z.md first), and this query's metrics count that "
+            "order; obsidian-mcp keeps tied notes in the order it meets them (a stable sort by "
+            "score), which may be neither") in " ".join(out.split())
+    per_query, run = tmp_path / "pq.csv", tmp_path / "run.trec"
+    assert main(["eval", str(vault), "-m", "vault-search", *weights, "--metrics", "ndcg@10",
+                 "--per-query", str(per_query), "--run", str(run)]) == 0
+    capsys.readouterr()
+    lines = per_query.read_text(encoding="utf-8").splitlines()
+    rows = {r["query_id"]: r for r in csv.DictReader(lines)}
+    assert float(rows["q1"]["ndcg@10"]) == 1.0  # z.md (relevant) at rank 1
+    written = [line.split() for line in run.read_text(encoding="utf-8").splitlines()]
+    assert [(w[2], w[3]) for w in written if w[0] == "q1"] == [("z.md", "1"), ("a/b.md", "2")]

@@ -43,9 +43,9 @@ def test_scores_clamped_to_one_print_as_the_others_and_their_tie_is_said(
     said = " ".join(out.split())
     assert said.count("tied at 1") == 1
     assert said.endswith(
-        "2 results tied at 1 (clamped): ordered by file path here; obsidian-mcp keeps tied "
-        "notes in the order it meets them (a stable sort by score), which may not be this one: "
-        "the order among them may differ there")
+        "2 results tied at 1 (clamped): shown by file path (the model's order), not by a score; "
+        "obsidian-mcp keeps tied notes in the order it meets them (a stable sort by score), "
+        "which may not be this one")
     assert "directory listing" not in said  # not in the spec (dr7 4)
 
 
@@ -57,7 +57,7 @@ def test_a_tie_that_picks_the_one_row_shown_is_said(
                  "--top", "1", *WEIGHTS]) == 0
     out = capsys.readouterr().out
     assert [(r[1], r[3]) for r in _rows(out)] == [("a/b.md", "1.0000")]
-    assert "1 of 2 results tied at 1 (clamped) shown: ordered by file path here;" in " ".join(
+    assert "1 of 2 results tied at 1 (clamped) shown: shown by file path" in " ".join(
         out.split())
 
 

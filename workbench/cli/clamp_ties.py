@@ -1,7 +1,8 @@
 """Results tied at a score clamped to 1 (vault-search's clamp₀¹): their order is no score's but
 the model's tie order (`Model.clamp_tie_order`), which the original system may not share
-(rv52 9). One detection for `rank`, `sweep` and `compare`: which results of a query tie at 1,
-and on which queries such a tie orders the results within a cut-off."""
+(rv52 9), nor the order the metrics read them in (trec_eval's: rv2 1). One detection for
+`rank`, `sweep` and `compare`: which results of a query tie at 1, and on which queries such a
+tie orders the results within a cut-off."""
 
 from __future__ import annotations
 
@@ -11,16 +12,38 @@ import numpy as np
 from numpy.typing import NDArray
 
 # how a metric reads results tied at 1 (`pipeline`: the ranking in trec_eval's order, as
-# trec_eval reads a run file): neither the model's tie order nor the original system's, so the
-# best weights of a sweep can win through such a tie
-TREC_TIES = ("where {} reads them in trec_eval's tie order (document id descending), not a "
-             "score's; ")
+# trec_eval reads a run file and `eval --run` writes it): neither the model's tie order, which
+# rank and the window show, nor the original system's, so the best weights of a sweep can win
+# through such a tie; each order said apart (rv2 1: "ordered by file path here" beside
+# "trec_eval's tie order" read as one order)
+TREC_TIES = ("where {} reads them by document id descending (trec_eval's tie order, as eval "
+             "--run writes them), not a score's; ")
 
 
 def tie_order(model: Any) -> str:
-    """What orders a model's results tied at 1 (clamped), in its words; "" for a model
-    without a clamp tie order (every other model)."""
-    return str(getattr(model, "clamp_tie_order", ""))
+    """After `TREC_TIES`: how rank and the window show a model's results tied at 1 (clamped)
+    and how the original system orders them, in the model's words; "" for a model without a
+    clamp tie order (every other model)."""
+    own = str(getattr(model, "clamp_tie_order", ""))
+    if not own:
+        return ""
+    return (f"rank and the window show them by {own} (the model's order); "
+            f"{getattr(model, 'clamp_tie_original', '')}, which may be neither")
+
+
+def shown_order(model: Any, metric_first: str | None) -> str:
+    """`rank`'s words for the order of one query's results tied at 1 (clamped): by the model's
+    order as shown, and, where the query is judged (`metric_first` given: the id trec_eval
+    reads first among them), by document id descending in the metrics beside it, naming which
+    result that puts first; how the original system orders them."""
+    own = str(getattr(model, "clamp_tie_order", ""))
+    original = str(getattr(model, "clamp_tie_original", ""))
+    shown = f"shown by {own} (the model's order), not by a score; "
+    if metric_first is None:
+        return f"{shown}{original}, which may not be this one"
+    return (f"{shown}the metrics read them by document id descending, as trec_eval reads a run "
+            f"file and eval --run writes it ({metric_first} first), and this query's metrics "
+            f"count that order; {original}, which may be neither")
 
 
 def tied_at_one(scores: Any, q: int) -> NDArray[np.int64]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cli.clamp_ties import tie_order, tied_at_one
+from workbench.cli.clamp_ties import shown_order, tie_order, tied_at_one
 from workbench.cli.common import (
     EXIT_OK,
     TYPED,
@@ -374,16 +374,23 @@ def _model_scores(pipe: Any, data: Any, params: Any) -> Any:
 
 def _clamp_tie_note(pipe: Any, rows: list[dict[str, Any]]) -> str:
     """Where a row shown scores 1 and two or more results of the query score 1, one of them
-    clamped to it, what orders them, in the model's words (`clamp_tie_order`; "" for a model
-    without one): the order is no score's (rv52 9). The tie is counted among every result, not
-    the rows shown: with --top 1 it picks the one shown from all of them (dr7 3)."""
-    order = tie_order(pipe.model)
+    clamped to it, what orders them: the model's order as shown, the metrics' on a judged
+    query (trec_eval's, naming the one it puts first: rv2 1), and the original system's
+    (`clamp_tie_original`; "" for a model without one): the order is no score's (rv52 9). The
+    tie is counted among every result, not the rows shown: with --top 1 it picks the one
+    shown from all of them (dr7 3)."""
     shown = sum(1 for r in rows if float(r["score"]) == 1.0)
-    if not order or not shown:
+    if not tie_order(pipe.model) or not shown:
         return ""
-    at_one = tied_at_one(pipe.run(metric_names=(), depth=len(rows)).scores, 0)
+    scores = pipe.run(metric_names=(), depth=len(rows)).scores
+    at_one = tied_at_one(scores, 0)
     if not len(at_one):
         return ""
+    ids = pipe.dataset.corpus.ids
+    # trec_eval's first of them: the greatest id in code-point order (`metrics.name_ranks`)
+    judged = bool((pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id))
+    order = shown_order(pipe.model, max(ids[int(d)] for d in scores.docs[at_one])
+                        if judged else None)
     if shown == len(at_one):
         return f"{shown} results tied at 1 (clamped): {order}"
     return f"{shown} of {len(at_one)} results tied at 1 (clamped) shown: {order}"

@@ -114,13 +114,15 @@ class VaultSearchModel(Model):
     gate_labels = GATE_LABELS
     headline = ("min_score",)
     param_groups = GROUPS  # the parameter panel's groups, by meaning
-    # what orders results tied at a score (those clamped to 1): the candidates' order, the
-    # vault's files by relative path (`find_notes`); obsidian-mcp sorts by score with a
-    # stable sort (REFERENCE.md §5: "sort stable by score"), so it keeps them in the order
-    # it met them, which neither spec gives (r52 dr7 4: not said to be a directory listing)
-    clamp_tie_order = ("ordered by file path here; obsidian-mcp keeps tied notes in the order "
-                       "it meets them (a stable sort by score), which may not be this one: "
-                       "the order among them may differ there")
+    # what orders results tied at a score (those clamped to 1) in the ranking shown: the
+    # candidates' order, the vault's files by relative path (`find_notes`); the metrics read
+    # them in trec_eval's tie order (`pipeline._evaluate_ranking`), and obsidian-mcp sorts by
+    # score with a stable sort (REFERENCE.md §5: "sort stable by score"), so it keeps them in
+    # the order it met them, which neither spec gives (r52 dr7 4: not said to be a directory
+    # listing); `cli.clamp_ties` says all three apart (rv2 1)
+    clamp_tie_order = "file path"
+    clamp_tie_original = ("obsidian-mcp keeps tied notes in the order it meets them (a stable "
+                          "sort by score)")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_vault(dataset, str(params["variant"]), progress)
