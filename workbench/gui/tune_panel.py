@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
-from workbench.core.tuned_on import TunedOn, carry_verdict, of_result
+from workbench.core.tuned_on import TunedOn, carry_verdict, of_result, start_unchanged
 
 from .bind import subscribe_many
 from .metric_names import combo_metric, metric_label
@@ -454,7 +454,7 @@ class TunePanel(QWidget):
         self._set_running(False)
         self.progress.setValue(1000)
         kept = outcome.result.final.kept_start
-        record, carried = self._record(outcome, kept)
+        record, carried = self._record(outcome)
         # where the start's own run advised against it, the pane says the record's advice,
         # not "keep the starting values" (dr3 4, 8): one advice, as the status line's
         flagged = ("" if record is None else record.advice if carried == "neither"
@@ -557,9 +557,11 @@ class TunePanel(QWidget):
         self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
 
-    def _record(self, outcome: Any, kept: bool) -> tuple[TunedOn | None, str]:
+    def _record(self, outcome: Any) -> tuple[TunedOn | None, str]:
         """The record a run saves with its values, and what it carries of the start's verdict
-        (`carry_verdict`), by the rule `tune --out` follows (T4); None where nothing is saved."""
+        (`carry_verdict`), by the rule `tune --out` follows (T4); None where nothing is saved.
+        "Kept unchanged" only where no setting was moved to meet a constraint
+        (`start_unchanged`), as `tune --out` has it (rv53 c)."""
         if not outcome.best or self.job is None:
             return None, ""
         values = {**self.job.params, **outcome.best}
@@ -568,7 +570,8 @@ class TunePanel(QWidget):
         # tuned on them too, whether or not this run loaded them (another split)
         note = of_result(outcome.result, outcome.dataset, self.job.model.id, values,
                          start=self.job.tuned_on, whose=self._start_whose())
-        note, carried = carry_verdict(note, self._start_record(), self._start_name(), kept)
+        note, carried = carry_verdict(note, self._start_record(), self._start_name(),
+                                      start_unchanged(outcome.result))
         return replace(note, run=run_record(outcome.result)), carried
 
     def _saved_alike(self, values: dict[str, object], record: TunedOn) -> Any:

@@ -95,6 +95,7 @@ def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = 
 
     pick = getattr(result.spec, "pick", "bound")
     unit = "cases" if objective == "cases" else nouns
+    kept_why = getattr(final, "kept_why", "") or start_kept_because(pick)
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         a, b, delta = held_pair(objective, t)
@@ -103,7 +104,9 @@ def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = 
              f"— {html.escape(flagged)}; on " if flagged else
              f"<b>{metric_label(objective)}: keep the starting values</b> — on ")
             + (f"all the {unit}" if folds else f"the training {unit}")
-            + f" {start_kept_because(pick)}, so there is nothing to apply")
+            # the run's own reason where it kept the start for another than the pick's: no
+            # trial met the constraints, or the Pareto front's start (rv53 a, b)
+            + f" {html.escape(kept_why, quote=False)}, so there is nothing to apply")
         lines.append(
             f"<span style='color:{MUTED}'>"
             + ("tuning this way, held out (each fold kept the trial it found)" if folds
@@ -227,6 +230,10 @@ def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "querie
     headline says the start was kept, so these lines do not again (dr6 9)."""
     from workbench.core.tuning.data import one_of
 
+    why = getattr(final, "kept_why", "")
+    if final.kept_start and why:  # not for the pick's reason: the run's own (rv53 a, b)
+        return [] if said else [f"<b>kept the starting values</b>: "
+                                f"{html.escape(why, quote=False)}"]
     if final.top is None or final.picked == final.top[0]:
         return []
     top = f"trial {final.top[0]} ({_m(final.top[1])})"
