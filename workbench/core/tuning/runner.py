@@ -649,7 +649,8 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         # any other value the training objectives do not tell from its start's: put back
         # (rv53 d)
         params, put_back = settle_ties(evaluator, spec.space, spec.objectives,
-                                       spec.constraints, train, params)
+                                       spec.constraints, train, params,
+                                       progress.span(0.5, 1.0), label)
         chosen_values = tuple(chosen.values)
     if put_back:
         extra["put_back"] = put_back

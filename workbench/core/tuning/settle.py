@@ -21,6 +21,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.params import ParamValue
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.objectives import MODEL_FIGURES, masked_mean
@@ -89,7 +90,8 @@ def _tied(a: float, b: float) -> bool:
 
 
 def settle_ties(evaluator: Evaluator, space: SearchSpace, objectives: Sequence[str],
-                constraints: Sequence[Any], train: Mask, params: Mapping[str, ParamValue]
+                constraints: Sequence[Any], train: Mask, params: Mapping[str, ParamValue],
+                progress: Progress = NO_PROGRESS, label: str = ""
                 ) -> tuple[dict[str, ParamValue], dict[str, ParamValue]]:
     """`params` (a kept trial's, settled) with each value put back to its start where that
     leaves every objective's mean on the `train` queries as it is and still meets
@@ -97,8 +99,10 @@ def settle_ties(evaluator: Evaluator, space: SearchSpace, objectives: Sequence[s
     ones before it left. A value the objectives do not tell from the start's is a random
     draw (decision-memory's inject_snippet_chars 11 → 180 with nDCG tied, rv53 d): a tie is
     broken toward the start, as `settle` breaks it for a parameter no objective reads. Only
-    the training queries are read, so a held-out score stays held out. Returns the values
-    and, of each parameter put back, the value the trial had drawn."""
+    the training queries are read, so a held-out score stays held out. Each evaluation
+    reports to and polls `progress` as a trial does (the window's Cancel, a stop flag: a
+    cancel lands between two of them; `label`: the study, as said). Returns the values and,
+    of each parameter put back, the value the trial had drawn."""
     values = dict(params)
     changed = [d.name for d in space.dimensions if d.name in values
                and not _same(values[d.name], evaluator.base[d.name])]
@@ -107,7 +111,9 @@ def settle_ties(evaluator: Evaluator, space: SearchSpace, objectives: Sequence[s
     per_q = evaluator.evaluate(values)
     target = [masked_mean(per_q[o], train) for o in objectives]
     back: dict[str, ParamValue] = {}
-    for name in changed:
+    for k, name in enumerate(changed):
+        progress(k / len(changed), f"{label + ': ' if label else ''}scoring ties with the "
+                 f"start, {name} ({k + 1} of {len(changed)})")
         trial = {**values, name: evaluator.base[name]}
         per_q = evaluator.evaluate(trial)
         if not all(_tied(masked_mean(per_q[o], train), t) for o, t in zip(objectives, target,
