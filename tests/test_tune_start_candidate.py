@@ -86,6 +86,9 @@ def test_the_settled_start_is_kept_where_no_trial_meets_the_constraint(
         if name != "sufficiency":
             assert value == pytest.approx(schema[name].default), name
     assert "nor did the starting values" not in said
+    # weighed against no trial: none met the constraint (rv53 follow-up 4)
+    assert "at no cost to it" in said
+    assert "weighed against the trials" not in said
     assert ("no trial met the constraints, and the starting values so settled do, so the run "
             "kept the starting values but for sufficiency →") in said
 

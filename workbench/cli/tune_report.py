@@ -518,6 +518,8 @@ def _print_constraints(final: Any, primary: str) -> None:
     (`settle`), that meeting it costs nothing (dr8 3)."""
     if not final.constrained:
         return
+    from workbench.core.tuning.runner import NO_TRIAL_MET
+
     print(format_table(["constraint (training mean)", "starting values", "kept"], [
         [text, _m(start, text.split()[0]), _m(kept, text.split()[0])]
         for text, start, kept in final.constrained]))
@@ -530,9 +532,11 @@ def _print_constraints(final: Any, primary: str) -> None:
         say(f"the starting values break {', '.join(broken)}, but with {moved_text(moved)}, "
             f"which {unread}, they meet it ({met}, training mean): the constraint is met by "
             f"a setting {unread}, at no cost to {'them' if final.front else 'it'}"
-            + ("" if final.front else
-               ", and the starting values so settled were weighed against the trials as the "
-               "start"))
+            # weighed against the trials only where one met the constraints: else kept as
+            # the only values that do, which the closing line says (rv53 follow-up 4)
+            + ("" if final.front or getattr(final, "kept_why", "").startswith(NO_TRIAL_MET)
+               else ", and the starting values so settled were weighed against the trials as "
+               "the start"))
     elif final.start_breaks:
         fell = (final.train_best[0] < final.train_default[0] if _up(primary)
                 else final.train_best[0] > final.train_default[0])

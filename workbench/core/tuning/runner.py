@@ -565,6 +565,10 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
     return result
 
 
+# the start of `FoldResult.kept_why` where no trial met the constraints and the settled start
+# does (rv53 b): the start was weighed against no trial
+NO_TRIAL_MET = "no trial met the constraints"
+
 TRIALS_SHARE = 0.9  # of the progress bar; the rest is scoring the studies' results
 
 
@@ -629,7 +633,7 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     chosen: Any = best[0] if best else None
     extra: dict[str, Any] = {}
     if not best:  # no trial met the constraints, the settled start does: kept (rv53 b)
-        extra = {"kept_start": True, "kept_why": "no trial met the constraints, and the "
+        extra = {"kept_start": True, "kept_why": f"{NO_TRIAL_MET}, and the "
                  "starting values" + (" so settled" if moved else "") + " do"}
     elif len(spec.objectives) == 1:
         chosen, extra = _pick(study, spec, evaluator, train, at_start, progress)
