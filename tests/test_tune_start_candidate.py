@@ -135,3 +135,20 @@ def _cases_passing(capsys: pytest.CaptureFixture[str], params: Path) -> str:
     found = re.search(r"cases: (\d+/\d+) pass", capsys.readouterr().out)
     assert found
     return found.group(1)
+
+
+def test_k_fold_counts_each_folds_values_put_back(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    # each fold's kept trial is tie-settled as the final study's is: the report counts them
+    # per fold (rv53 follow-up 5), not only the final study's list
+    code, _params, said = _tune(capsys, tmp_path, DECISIONS, "decision-memory", "--pick",
+                                "best", "--trials", "20")
+    assert code == 0
+    found = re.search(r"the folds that kept a trial put (\d+)(?:–(\d+))? of its values back to "
+                      r"the start, the training cases tied \(a tie goes to the start; (.*?)\)",
+                      said)
+    assert found, said
+    per_fold = [int(n) for n in re.findall(r"fold \d of 5: (\d+)", found.group(3))]
+    assert per_fold and min(per_fold) > 0
+    assert min(per_fold) == int(found.group(1))
+    assert max(per_fold) == int(found.group(2) or found.group(1))

@@ -253,6 +253,15 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             + ("them" if len(back) > 1 else "it") + " as with the kept trial's draw (a tie goes "
             "to the start): " + ", ".join(f"{n} (drawn {_v(v)}, start {_v(defaults.get(n))})"
                                          for n, v in back.items()))
+    # each fold's kept trial is tie-settled too: counted, not listed (rv53 follow-up 5)
+    folds = [f for f in result.folds if f is not final and not f.kept_start and f.best]
+    counts = [len(getattr(f, "put_back", None) or {}) for f in folds]
+    if any(counts):
+        low, high = min(counts), max(counts)
+        say(f"the folds that kept a trial put {low if low == high else f'{low}–{high}'} of its "
+            f"values back to the start, the training {' and '.join(objectives)} tied (a "
+            "tie goes to the start; " + ", ".join(
+                f"{f.name}: {c}" for f, c in zip(folds, counts, strict=True)) + ")")
     edges = _at_a_narrowed_bound(result, model)
     if edges:
         say("kept at the end of a narrowed --range: " + "; ".join(edges)
