@@ -281,6 +281,11 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
                       p_text(t.p_value),  # as compare's p column
                       f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", start, "tuned", "Δ", "p", noun], table))
+    out = getattr(result.validation, "twins_out", 0)
+    if out:  # eval --split scores them too: its training figure differs (rB 7)
+        n = int(sum(bool(x) for x in result.validation.final_train))
+        say(f"the training row is over the {n:,} {noun} tuned on: eval on the training split "
+            f"scores all {n + out:,}, the {out} with a held-out twin too, so its figure differs")
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
     from workbench.core.tuning.pick import start_kept_because

@@ -49,6 +49,9 @@ class Validation:
     # the queries the shipped settings are tuned on: the training side of a held-out split,
     # every counted query for k-fold (each fold's score is then the held-out estimate)
     final_train: Mask
+    # of a split or time split's training queries, those left out for a held-out twin
+    # (`part_twins`): the training figures are over the rest, `eval --split` counts them all
+    twins_out: int = 0
 
     def to_json(self) -> dict[str, object]:
         return {"kind": self.kind, "describe": self.describe,
@@ -196,7 +199,7 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
             "values were tuned on is" if n == 1
             else f"the {n} {noun} the starting values were tuned on are")
     return Validation(v.kind, folds, f"{v.describe}; {them} kept off the held-out side, so "
-                      f"{held} {'is' if held == 1 else 'are'} held out", final)
+                      f"{held} {'is' if held == 1 else 'are'} held out", final, v.twins_out)
 
 
 def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
@@ -253,11 +256,14 @@ def part_twins(v: Validation, dataset: Dataset, counted: Mask) -> Validation:
         said = (f"{n} pair{'' if n == 1 else 's'} of queries with the same text and judgments "
                 f"({shown}{more}): no fold tunes on one and holds out the other")
     else:
+        # the count tuned on said (rv53 follow-up 6, rB 7: "809 queries", then "807")
+        before = int(v.folds[0].train.sum())
         said = (f"{n} training quer{'y has' if n == 1 else 'ies have'} the same text and "
                 f"judgments as {'a held-out one' if n == 1 else 'held-out ones'} "
-                f"({shown}{more}): not tuned on")
+                f"({shown}{more}): not tuned on, so {before - n:,} of the {before:,} are")
     final = v.final_train if v.kind == "kfold" else folds[0].train.copy()
-    return Validation(v.kind, tuple(folds), f"{v.describe}; {said}", final)
+    out = 0 if v.kind == "kfold" else int(v.folds[0].train.sum() - final.sum())
+    return Validation(v.kind, tuple(folds), f"{v.describe}; {said}", final, out)
 
 
 def no_validation(counted: Mask, noun: str = "queries") -> Validation:
