@@ -8,7 +8,7 @@ test; the training row is labelled as such.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from workbench.report.text import p_text
@@ -240,8 +240,11 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             "and nothing written; loosen a --constraint or widen the ranges")
         return
     defaults = result.defaults
+    idle = idle_at(model, {**defaults, **final.best}, final.best)
     rows = [[name, _v(defaults.get(name)), _v(value),
-             "" if defaults.get(name) == value else "yes"]
+             ("" if defaults.get(name) == value else "yes")
+             + (f"{' ' if defaults.get(name) != value else ''}(no effect: {idle[name]})"
+                if name in idle else "")]
             for name, value in final.best.items()]
     start = start_word(result, model)
     print(format_table(["parameter", start.rstrip("s"), "tuned", "changed"], rows))
@@ -642,6 +645,21 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
             and fold.front[0]["held_out"]:
         say("the rows' held-out scores are not shown: a row chosen by them would be "
             "tuned on the held-out queries (the kept row's are above)")
+
+
+def idle_at(model: Any, params: Mapping[str, Any], names: Iterable[str]) -> dict[str, str]:
+    """Of `names`, those no score reads at `params` by the schema's `needs`, each with why in
+    -p's ids ("no_vector_threshold is on", "normalization is not rrf"): a tuned table or file
+    that lists them as settings read as if they mattered (rB 9)."""
+    from workbench.cli.common import idle_text
+
+    schema = model.schema
+    out = {}
+    for name in names:
+        why = schema.idle_because(name, params) if name in schema else ""
+        if why:
+            out[name] = idle_text(schema, name, why)
+    return out
 
 
 def _settled_names(fold: Any) -> str:

@@ -3,6 +3,7 @@ of them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     comments = [warning, f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held, even, kept]
     try:
-        atomic_write_text(path, params_toml(values, [c for c in comments if c])
+        atomic_write_text(path, _idle_marked(params_toml(values, [c for c in comments if c]),
+                                             model, values)
                           + tuned_toml(note, run_lines(result)))
     except OSError as exc:  # as every other writer says it (ra 4: a generic error, exit 1)
         from workbench.cli.output import OutputError
@@ -207,3 +209,22 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
              if len(left) < FEW_HELD_OUT else "")
     return (f"eval, compare and report on {dataset.name} leave those out and count the "
             f"{len(left)} not tuned on{rough}")
+
+
+def _idle_marked(text: str, model: Any, values: Mapping[str, Any]) -> str:
+    """`text` (`params_toml`) with each value no score reads beside the others (the schema's
+    `needs`: vector_threshold while no_vector_threshold is on) marked so in a comment, as the
+    report's table marks it: listed bare, it read as a setting that mattered (rB 9)."""
+    from workbench.cli.tune_report import idle_at
+
+    idle = idle_at(model, model.schema.resolve(values), values)
+    if not idle:
+        return text
+    lines = text.split("\n")
+    at = lines.index("[params]")
+    for i in range(at + 1, len(lines)):
+        name = lines[i].partition(" = ")[0]
+        if name in idle:
+            lines[i] += f"  # no effect: {idle[name]}"
+    return "\n".join(lines)
+
