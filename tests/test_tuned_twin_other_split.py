@@ -98,3 +98,18 @@ def test_scifact_train_split_sets_aside_the_twins_of_test_queries_tuned_on(
     judged = [q for q, g in (narrowed.qrels or {}).items() if g]
     assert len(judged) == 807 and "871" not in judged and "1291" not in judged
     assert "871≡870" in notes[1] and "1291≡1292" in notes[1]
+
+
+def test_tune_from_such_a_file_keeps_the_twin_off_the_held_out_side(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """tune --split train --params F (F tuned on the test split's s1) had held out t2, s1
+    asked again, as one of 3 (rB 2, the tune side)."""
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _beir(tmp_path / "fruit")
+    kf = _tuned_file(tmp_path / "kf.toml", "fruit", ["s1", "s2"])
+    assert main(["tune", str(folder), "-m", "bm25", "--split", "train", "--params", str(kf),
+                 "--tune", "k1", "--trials", "2", "--folds", "3"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "so 2 are held out" in out
+    assert "=2" in out and "=3" not in out

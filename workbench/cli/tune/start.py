@@ -18,9 +18,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     training score), and the settings written count them as tuned on."""
     if not args.params:
         return validation
-    import numpy as np
-
     from workbench.core.models import get_model
+    from workbench.core.tuned_on import tuned_mask
     from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
 
     tuned = _tuned_start(args.params, dataset, get_model(args.model),
@@ -28,7 +27,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
                          assignments=args.param)
     if tuned is None:
         return validation
-    prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
+    # a twin of a query tuned on (same text and judgments, any split) is tuned on too (rB 2)
+    prior = tuned_mask(dataset, list(tuned.trained_on))
     try:
         from workbench.core.tuning.data import dataset_nouns
 

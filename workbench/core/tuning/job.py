@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import optuna
 
 from workbench.core.data import Dataset
@@ -142,8 +141,10 @@ def _plan(job: TuneJob, progress: Progress = NO_PROGRESS) -> tuple[
         time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed,
         split_masks=split_masks)
     if job.tuned_on is not None and job.tuned_on.same_data(dataset):
-        prior = np.isin(np.array(dataset.queries.ids, dtype=object),
-                        list(job.tuned_on.trained_on))
+        from workbench.core.tuned_on import tuned_mask
+
+        # a twin of a query tuned on (same text and judgments, any split) counts too (rB 2)
+        prior = tuned_mask(dataset, list(job.tuned_on.trained_on))
         try:
             from workbench.core.tuning.data import dataset_nouns
 
