@@ -69,3 +69,48 @@ def test_cranfield_report_notes_the_kept_start(tmp_path: Path) -> None:
     text = out.read_text("utf-8")
     assert "> **Note:** 'cran_tuned' holds the starting values a tune kept" in text
     assert "cran_tuned holds the starting values a tune kept, fitted on no query" in text
+
+
+def test_report_says_nothing_of_a_kept_start_tuned_on_other_data(tmp_path: Path) -> None:
+    """dE 1: a file Cranfield's tune kept, reported on other data, had had Cranfield's
+    held-out figures quoted as its own."""
+    params = _kept_file(tmp_path / "cran_kept.toml", "cranfield", 225)
+    out = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(params),
+                 "-o", str(out), "--format", "md"]) == 0
+    text = " ".join(out.read_text("utf-8").split())
+    assert "cran_kept against defaults:" in text
+    assert "holds the starting values a tune kept" not in text
+    assert "0.3714" not in text and "225 held-out" not in text
+
+
+def _split_kept_file(path: Path) -> Path:
+    """As `tune --train-split train --test-split test --out` writes a run that kept the
+    model's defaults: its held-out "tuned" figure is the start's own."""
+    path.write_text('[params]\nk1 = 1.2\nb = 0.75\nvariant = "lucene"\n\n[tuned]\n'
+                    'dataset = "tea-beir"\nvalidation = "tuned on split train (12 queries), '
+                    'held out: split test (13)"\nmetric = "ndcg@10"\n'
+                    'held_out_default = 0.6801692656\nheld_out_start = "the model\'s defaults"\n'
+                    'held_out_tuned = 0.6801692656\nheld_out_p = 1.0\nheld_out_queries = 13\n'
+                    'model = "bm25"\nkept_trial = "start"\ntrained_on = []\n', "utf-8")
+    return path
+
+
+def test_a_split_run_s_kept_start_is_not_tested_against_itself(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dE 2: "0.6802 → 0.6802 (+0.0000, p 1.000): no clear difference held out: it may be
+    chance" had compared the start with itself."""
+    params = _split_kept_file(tmp_path / "tt.toml")
+    told = ("tune tried values on split train and no trial's gain was sure, so it kept these; "
+            "nothing else was tested held out")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(params),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert f"fitted on no query, so no figure here is a training score; {told}" in said
+    assert "0.6802" not in said
+    out = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(params),
+                 "-o", str(out), "--format", "md"]) == 0
+    text = " ".join(out.read_text("utf-8").split())
+    assert f"tt holds the starting values a tune kept, fitted on no query: {told}." in text
+    assert "0.6802" not in text and "it may be chance" not in text

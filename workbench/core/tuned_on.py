@@ -187,6 +187,20 @@ class TunedOn:
 
         return f"{self.lead()} — {whose_said(verdict)}"
 
+    def kept_untested(self) -> str:
+        """For a run that held out a split (not k-fold) and kept its start, what it did
+        ("tune tried values on split train and no trial's gain was sure, so it kept these;
+        nothing else was tested held out"): its held-out "tuned" figure is the start's own,
+        so its two figures are one setting scored twice (dE 2: "0.6802 → 0.6802 (p 1.000):
+        it may be chance"). "" under k-fold, whose figures test tuning this way, or with no
+        held-out test."""
+        if self.kfold or not self.held_n:
+            return ""
+        split = re.match(r"tuned on split (.+?) \(", self.validation)
+        where = f"split {split.group(1)}" if split else f"its training {self.noun}"
+        return (f"tune tried values on {where} and no trial's gain was sure, so it kept these; "
+                "nothing else was tested held out")
+
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
         estimate tuning this way, not the written values: said."""
@@ -663,7 +677,7 @@ def _kept_starts(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
     return [(name, f"{name!r} holds the starting values a tune kept"
              + (f" ({t.start})" if t.start else "")
              + f", fitted on no query, so no figure here is a training score; "
-             f"{t.held_out_text()}")
+             f"{t.kept_untested() or t.held_out_text()}")
             for name, t in notes
             if t.same_data(dataset) and not t.trained_on and t.held_out_text()]
 

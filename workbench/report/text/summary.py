@@ -384,11 +384,19 @@ def _kept_start(comp: Comparison, names: Sequence[str], metric: str) -> str:
     """" cran_tuned holds the starting values a tune kept, fitted on no query: on 225 held-out
     queries, tuning this way … scored ndcg@10 0.3697 → 0.3714 (+0.0017, p 0.254): …", for the
     first of `names` whose record says so (`trained_on` empty, tune's held-out test kept);
-    "" for none (rB 6: "the settings are identical" had been all a reader was told)."""
+    "" for none (rB 6: "the settings are identical" had been all a reader was told), or for a
+    record of other data (dE 1: Cranfield's tune had been quoted under a CISI report)."""
+    from workbench.report.text.chance import _same_data
+
     for who in names:
         t = comp.tuned.get(who)
-        estimate = held_out_estimate(comp, who, metric) if t is not None else ""
-        if t is not None and not t.trained_on and estimate:
+        if t is None or not _same_data(comp, t):
+            continue
+        estimate = held_out_estimate(comp, who, metric)
+        if not t.trained_on and estimate and t.kept_untested():  # a split's: one setting
+            return (f" {who} holds the starting values a tune kept, fitted on no query: "
+                    f"{t.kept_untested()}.")
+        if not t.trained_on and estimate:
             verdict = _tune_verdict(comp, who, metric)
             return (f" {who} holds the starting values a tune kept, fitted on no query: "
                     f"{estimate}" + (f": {verdict}" if verdict else "") + ".")
