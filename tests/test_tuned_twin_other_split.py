@@ -113,3 +113,28 @@ def test_tune_from_such_a_file_keeps_the_twin_off_the_held_out_side(
     out = " ".join(capsys.readouterr().out.split())
     assert "so 2 are held out" in out
     assert "=2" in out and "=3" not in out
+
+
+def test_a_twin_is_said_to_repeat_a_query_tuned_on_not_to_be_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dE 3: "'kf.toml' was tuned on 1 of these 3" of a file that saw none of them, only a
+    query t2 repeats; eval's header and the window's strip said it the same way."""
+    import numpy as np
+
+    from workbench.core.tuned_on import held_out_of
+
+    folder = _beir(tmp_path / "fruit")
+    params = _tuned_file(tmp_path / "kf.toml", "fruit", ["s1", "s2"])
+    assert main(["eval", str(folder), "-m", "bm25", "--split", "train", "--params",
+                 str(params), "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("2 judged queries (2 not judged in split train, left out; 1 repeats a query the "
+            "values were tuned on, left out: --all-queries counts them)") in said
+    assert ("'kf.toml' was tuned on none of these 3, but 1 of them repeats a query it was "
+            "tuned on (same text and judgments: t2≡s1), so it counts as tuned on — 5-fold "
+            "over 300 queries (seed 0)") in said
+    train = load_dataset(folder, split="train")
+    record = TunedOn("fruit", "5-fold over 2 queries (seed 0)", ("s1", "s2"), "ndcg@10")
+    strip = held_out_of(train, np.ones(3, bool), [("the live values", record)])
+    assert strip.note == ("counted: the 2 of 3 judged queries not tuned on (1 set aside: "
+                          "they repeat queries tuned on by the live values)")

@@ -630,9 +630,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     held = [q for q in judged if q not in seen]
     # each configuration's queries tuned on, one note apiece after the first: its validation
     # has parentheses and clauses of its own, which had sat inside the first note's (dr9 8)
-    each = [f"{name!r} was tuned on {len(ids)} of these {len(judged)}"
-            + (f" — {note[name].validation}" if note[name].validation else "")
-            + _twins_text(dataset, note[name], judged)
+    each = [_tuned_here_text(dataset, name, note[name], ids, judged)
             for name, ids in tuned.items()]
     # the split a configuration tuned on: what it left of it is no held-out part
     split = [name for name in tuned if note[name].split_run]
@@ -682,20 +680,41 @@ def _kept_starts(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
             if t.same_data(dataset) and not t.trained_on and t.held_out_text()]
 
 
-def _twins_text(dataset: Dataset, t: TunedOn, judged: Sequence[str]) -> str:
-    """"; 2 of them have the same text and judgments as a query it was tuned on (871≡870,
-    1291≡1292), which counts as tuned on", where `twins_tuned_on` finds any; "" otherwise."""
+def _tuned_here_text(dataset: Dataset, name: str, t: TunedOn, ids: Set[str],
+                     judged: Sequence[str]) -> str:
+    """"'kf.toml' was tuned on 5 of these 809 — 5-fold over 809 queries (seed 0)" for `ids`,
+    the judged queries configuration `name` was tuned on; where some of them only repeat a
+    query it was tuned on (`twins_tuned_on`), said as that: "'sf_kf.toml' was tuned on none
+    of these 809, but 2 of them repeat queries it was tuned on (same text and judgments:
+    871≡870, 1291≡1292), so they count as tuned on — 5-fold over 300 queries (seed 0)" (dE 3:
+    "tuned on 2 of these 809" had been said of a file that saw none of them)."""
     from workbench.core.tuning.data import one_of
 
-    twins = twins_tuned_on(dataset, t.trained_on, judged)
+    twins = {a: b for a, b in twins_tuned_on(dataset, t.trained_on, judged).items()
+             if a in ids}
+    direct, n, k = len(ids) - len(twins), len(judged), len(twins)
+    how = f" — {t.validation}" if t.validation else ""
     if not twins:
-        return ""
+        return f"{name!r} was tuned on {direct} of these {n}{how}"
     pairs = [f"{a}≡{b}" for a, b in twins.items()]
     shown = ", ".join(pairs[:3]) + (f" and {len(pairs) - 3} more" if len(pairs) > 3 else "")
-    n = len(twins)
-    return (f"; {'1 of them has' if n == 1 else f'{n} of them have'} the same text and "
-            f"judgments as a {one_of(t.noun)} it was tuned on ({shown}), which counts as "
-            "tuned on")
+    lead = (f"{name!r} was tuned on none of these {n}, but " if not direct else
+            f"{name!r} was tuned on {direct} of these {n}, and ")
+    more = "" if not direct else " more"
+    repeat = (f"1{more} of them repeats a {one_of(t.noun)} it was tuned on" if k == 1 else
+              f"{k}{more} of them repeat {t.noun} it was tuned on")
+    return (f"{lead}{repeat} (same text and judgments: {shown}), so "
+            f"{'it counts' if k == 1 else 'they count'} as tuned on{how}")
+
+
+def twins_set_aside(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
+                    judged: Sequence[str]) -> int:
+    """How many of `judged` (ids of `dataset`'s) are set aside only as repeats of queries
+    `notes` were tuned on (`twins_tuned_on`), no note naming them: counts that call such a
+    query "tuned on" say so (dE 3)."""
+    named = {q for _, t in notes if t.same_data(dataset) for q in t.trained_on}
+    return len({q for _, t in notes if t.same_data(dataset)
+                for q in twins_tuned_on(dataset, t.trained_on, judged)} - named)
 
 
 def _verdicts(notes: Sequence[tuple[str, TunedOn]], said: Set[str] = frozenset()
@@ -846,8 +865,12 @@ def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
                        f"on by {who}; the {int(held.sum())} left are leftovers of the split "
                        f"{' and '.join(split)} tuned on, not held out", 0, training=True)
     if held.any():
+        twins = twins_set_aside(dataset, notes, [q for q, j in zip(ids, judged, strict=True)
+                                                 if j])
+        why = (f": they repeat queries tuned on by {who}"
+               if twins == len(seen) else f", tuned on by {who}" + (
+                   f", {twins} of them as repeats of queries tuned on" if twins else ""))
         return HeldOut(held, f"counted: the {int(held.sum())} of {int(judged.sum())} judged "
-                       f"queries not tuned on ({len(seen)} set aside, tuned on by {who})",
-                       len(seen))
+                       f"queries not tuned on ({len(seen)} set aside{why})", len(seen))
     return HeldOut(None, f"training scores: every judged query was tuned on by {who}", 0,
                    training=True)

@@ -56,7 +56,7 @@ from workbench.core.params import value_text
 from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.selection_figures import FIGURES, selects, snippet_chars
 from workbench.core.selection_figures import of_result as figure_per_query
-from workbench.core.tuned_on import held_out_queries, read_tuned_on
+from workbench.core.tuned_on import held_out_queries, read_tuned_on, twins_set_aside
 from workbench.textout import format_table, say
 
 
@@ -112,6 +112,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if changed:  # its queries are still set aside; its held-out figures are of other values
             tuned = dataclasses.replace(tuned, held_n=0, verdict="")
         judged_all = sum(1 for docs in (dataset.qrels or {}).values() if docs)
+        # of them, those set aside only as repeats of queries tuned on (dE 3)
+        args.tuned_twins = twins_set_aside(
+            dataset, [("", tuned)], [q for q, docs in (dataset.qrels or {}).items() if docs])
         # what is left over decides (held_out_queries, as compare and report): a held-out
         # part is counted, a split's leftovers are not (dr1 2, 3)
         dataset, held = held_out_queries(dataset, [(Path(args.params).name, tuned)],

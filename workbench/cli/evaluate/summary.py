@@ -130,7 +130,16 @@ def _left_out(args: argparse.Namespace, dataset: Dataset) -> str:
     tuned = getattr(args, "tuned_out", 0)
     if not tuned:
         return note
-    text = f"{tuned:,} the values were tuned on, left out: --all-queries counts them"
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
+    # repeats of queries tuned on said as such: the values saw none of them (dE 3)
+    twins = min(getattr(args, "tuned_twins", 0), tuned)
+    qs = dataset_nouns(dataset)[1]
+    repeat = (f"1 repeats a {one_of(qs)}" if twins == 1 else f"{twins:,} repeat {qs}")
+    which = (f"{repeat} the values were tuned on" if twins == tuned else
+             f"{tuned - twins:,} the values were tuned on and {repeat} they were tuned on"
+             if twins else f"{tuned:,} the values were tuned on")
+    text = f"{which}, left out: --all-queries counts them"
     return f" ({note[2:-1]}; {text})" if note else f" ({text})"
 
 
