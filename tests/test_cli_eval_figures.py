@@ -38,7 +38,7 @@ def test_eval_without_judgments_gives_the_figures_asked(
     # "apple" returns its 2 notes, "zzz" none: 1 result a query, 50 % empty; tokens
     # ⌊(16 + 17) / 4 + ½⌋ = 8 for "apple", 0 for "zzz": 4 a query
     assert _table(out) == {"results": "1.00", "empty": "50.0", "injected_tokens": "4.0"}
-    assert "no judgments" in out and "mean over all 2 queries" in out
+    assert "no judgments" in out and "means over all 2 queries" in out
 
 
 def test_eval_without_judgments_defaults_to_the_figures_for_a_model_that_selects(

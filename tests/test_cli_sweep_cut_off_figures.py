@@ -35,9 +35,11 @@ def test_a_min_score_sweep_shows_results_and_empty(capsys: pytest.CaptureFixture
     assert rows["8"][4:6] == ["1.10", "20.0"]
     assert rows["0"][5] == "0.0"
     said = " ".join(out.split())
+    assert ("(results = results per case, empty = % of cases returning nothing; means over the "
+            "30 judged cases)") in said  # dC 5: one line, the data's noun throughout
     assert ("note: inject_min_score is a cut-off, not a quality setting: it decides how much is "
-            "returned (results and empty above), so its best is a trade-off with that, not a "
-            "better ranking") in said
+            "returned (the results and empty columns), so its best is a trade-off with that, "
+            "not a better ranking") in said
 
 
 def test_a_weight_sweep_shows_none(capsys: pytest.CaptureFixture[str]) -> None:

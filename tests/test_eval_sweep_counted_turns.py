@@ -70,9 +70,9 @@ def test_eval_counts_the_injections_only(tmp_path: Path,
     assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1  # said once, not per figure
     # what the three are the mean over, said once (dr5 14: it had come under each)
     assert flat.count("(see the notes)") == 1
-    assert "(results, empty, injected_tokens: the mean over the 3 of the 5 queries counted " \
-        "(see the notes))" in flat
-    assert "(results: results per query)" in flat
+    assert "(results = results per query, empty = % of queries returning nothing, " \
+        "injected_tokens = tokens injected per query; means over the 3 of the 5 queries " \
+        "counted (see the notes))" in flat
 
 
 def test_eval_with_judgments_keeps_relevance_over_every_judged_query(
@@ -92,8 +92,8 @@ def test_eval_with_judgments_keeps_relevance_over_every_judged_query(
     flat = " ".join(out.split())
     assert "5 judged queries" in flat
     assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1
-    assert "(results, empty, injected_tokens: the mean over the 3 of the 5 judged queries " \
-        "counted (see the notes))" in flat
+    assert "injected_tokens = tokens injected per query; means over the 3 of the 5 judged " \
+        "queries counted (see the notes))" in flat
     assert flat.count("(see the notes)") == 1
     assert len(per_query.read_text().splitlines()) == 1 + 5  # every judged query's row
 

@@ -55,16 +55,18 @@ def test_eval_and_sweep_count_the_same_judged_queries(
     assert main(["eval", str(data), "-m", "decision-memory", "--metrics", metrics]) == 0
     out = capsys.readouterr().out
     assert {k: v[0] for k, v in _rows(out, tuple(JUDGED)).items()} == JUDGED
-    assert "(results, empty, injected_tokens: the mean over the 2 judged cases)" in " ".join(
-        out.split())
+    assert ("(results = results per case, empty = % of cases returning nothing, "
+            "injected_tokens = tokens injected per case; means over the 2 judged cases)"
+            ) in " ".join(out.split())
     # the value in use among those swept: the same settings as eval's
     assert main(["sweep", str(data), "-m", "decision-memory", "-s", "inject_limit",
                  "--values", "3,5", "--metrics", metrics]) == 0
     out = capsys.readouterr().out
     rows = _rows(out, ("3", "5"))
     assert rows["3"][1:4] == list(JUDGED.values()), out
-    assert "(results, empty, injected_tokens: the mean over the 2 judged cases)" in " ".join(
-        out.split())
+    assert ("(results = results per case, empty = % of cases returning nothing, "
+            "injected_tokens = tokens injected per case; means over the 2 judged cases)"
+            ) in " ".join(out.split())
     # the figures alone: the same
     assert main(["sweep", str(data), "-m", "decision-memory", "-s", "inject_limit",
                  "--values", "3", "--metrics", "results,empty,injected_tokens"]) == 0

@@ -58,7 +58,8 @@ def test_eval_accepts_figures_alone(capsys: pytest.CaptureFixture[str]) -> None:
                  "injected_tokens,results"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^injected_tokens\s+[\d.,]+$", out, re.M)
-    assert "(injected_tokens: tokens injected per query" in out
+    # in the data's own noun, as its header (dC 5)
+    assert "(injected_tokens = tokens injected per case, results = results per case;" in out
 
 
 def test_tune_holds_out_the_constrained_figure(capsys: pytest.CaptureFixture[str],

@@ -23,34 +23,41 @@ from workbench.textout import format_table, say
 
 def figure_glosses(shown: Sequence[str], over: str, model: Any,
                    searches_only: bool = False, searches_at: str = "",
-                   params: Any = None, swept: str = "") -> list[str]:
+                   params: Any = None, swept: str = "", noun: str = "queries") -> list[str]:
     """The glosses of the selection figures shown, what they are the mean over said once
     where there are several (dr5 14: "mean over the 0 of the 2 queries counted (see the
     notes)" had come under each of three figures), as sweep says it. `searches_only`: every
     query is a manual search, so injected_tokens is what each returns (`tokens_gloss`);
     `searches_at`: where only some of sweep's values make every query one ("at mode =
     search"), said of those. `params`: the values in use, said in the gloss of
-    injected_tokens (its snippet lengths; rv 3), but for the parameter `swept`."""
+    injected_tokens (its snippet lengths; rv 3), but for the parameter `swept`. `noun`: the
+    data's word for its queries, said throughout (dC 5: "judged cases" above "% of queries
+    returning nothing"); the several figures' meanings on one line, each once (it had said
+    "(results: results per query)")."""
+    from workbench.core.tuning.data import one_of
+
     params = model.schema.resolve(params) if params is not None else None
+    one = one_of(noun)
+    labels = {"results": f"results per {one}", "empty": f"% of {noun} returning nothing",
+              "injected_tokens": f"tokens each search returns per {one}" if searches_only
+              else f"tokens injected per {one}"}
     how = tokens_gloss(model, params=params, swept=swept) + (  # of injected_tokens
         f"; {searches_at}, what each search returns: nothing is injected" if searches_at
         else "")
 
-    def gloss(m: str) -> str:
-        if m != "injected_tokens":
-            return metric_label(m)
-        if searches_only:
-            return tokens_gloss(model, True, params, swept)
-        return f"{metric_label(m)}, {how}"
+    def label(m: str) -> str:
+        return labels.get(m, metric_label(m))
 
     if len(shown) == 1:
         m = shown[0]
         if m == "injected_tokens" and searches_only:
-            return [f"({m}: mean over {over}, {gloss(m)})"]
-        return [f"({m}: {metric_label(m)}, mean over {over}"
+            return [f"({m}: mean over {over}, {tokens_gloss(model, True, params, swept)})"]
+        return [f"({m}: {label(m)}, mean over {over}"
                 + (f", {how}" if m == "injected_tokens" else "") + ")"]
-    return [f"({', '.join(shown)}: the mean over {over})"] + [
-        f"({m}: {gloss(m)})" for m in shown]
+    tokens = ([f"(injected_tokens: {tokens_gloss(model, True, params, swept)})"]
+              if searches_only else [f"(injected_tokens: {how})"]
+              ) if "injected_tokens" in shown else []
+    return [f"({', '.join(f'{m} = {label(m)}' for m in shown)}; means over {over})", *tokens]
 
 
 def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
@@ -101,8 +108,8 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         say(f"note: {line}")
     over = counted_text(judged if figures_over is None else figures_over, judged,
                         f"judged {one_of(many) if judged == 1 else many}")
-    for line in figure_glosses(shown, over, model, searches_only, params=params
-                               ) if shown else ():
+    for line in figure_glosses(shown, over, model, searches_only, params=params,
+                               noun=many) if shown else ():
         say(line)
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
