@@ -99,6 +99,28 @@ def test_a_compare_of_two_models_glosses_each_one_s_method(
     assert ("decision-memory: estimated as pi-lodestone does: each injected snippet's "
             "characters, whitespace collapsed, cut to 180 characters (inject_snippet_chars; "
             "220, search_snippet_chars, for a search) around the query's terms, each cut end "
-            "marked '…', / 4; bm25: bm25 injects no snippet of its own: estimated as "
+            "marked '…', / 4 | bm25 injects no snippet of its own: estimated as "
             "pi-lodestone would inject these results, each result's text whitespace "
             "collapsed, up to 180 characters, / 4") in out, out
+
+
+def test_compare_says_one_method_once_with_each_configuration_s_length(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dC 6: configurations of one model differing only in inject_snippet_chars had had the
+    whole method said twice; another model's gloss had read "bm25: bm25 injects …", after a
+    "; " that decision-memory's own gloss uses inside it."""
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--defaults", "-p", "inject_snippet_chars=300", "--metrics",
+                 "ndcg@10,injected_tokens", "--movers", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.count("estimated as pi-lodestone does") == 1, out
+    assert ("cut to inject_snippet_chars characters (220, search_snippet_chars, for a search) "
+            "around the query's terms, each cut end marked '…', / 4 (inject_snippet_chars: "
+            "defaults 180, inject_snippet_chars=300 300)") in out, out
+    assert "(injected_tokens: tokens injected per case, mean over" in out, out
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory,bm25",
+                 "--metrics", "ndcg@10,injected_tokens", "--movers", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "bm25: bm25" not in out, out
+    assert ("for a search) around the query's terms, each cut end marked '…', / 4 | bm25 "
+            "injects no snippet of its own") in out, out

@@ -192,7 +192,10 @@ def tokens_glosses(glosses: Sequence[tuple[str, str]]) -> str:
         by_gloss.setdefault(gloss, []).append(name)
     if len(by_gloss) == 1:
         return next(iter(by_gloss))
-    return "; ".join(f"{', '.join(names)}: {gloss}" for gloss, names in by_gloss.items())
+    # " | " between them, "; " being used within a gloss; a gloss that opens with its
+    # configuration's name is not named again (dC 6: "bm25: bm25 injects no snippet")
+    return " | ".join(gloss if gloss.startswith(f"{', '.join(names)} ") else
+                      f"{', '.join(names)}: {gloss}" for gloss, names in by_gloss.items())
 
 
 def means(names: Sequence[str], result: Any, chars: PerQuery | None = None

@@ -165,8 +165,28 @@ def tokens_of(comp: Comparison) -> str:
     first model's method alone had been said)."""
     from workbench.core.selection_figures import tokens_gloss, tokens_glosses
 
-    return tokens_glosses([(c.name, tokens_gloss(comp.model_of(i), params=comp.model_of(
-        i).schema.resolve(c.params))) for i, c in enumerate(comp.configs)])
+    by_model: dict[str, list[int]] = {}
+    for i in range(len(comp.configs)):
+        by_model.setdefault(comp.model_of(i).id, []).append(i)
+    glosses = []
+    for ids in by_model.values():
+        model = comp.model_of(ids[0])
+        values = [model.schema.resolve(comp.configs[i].params) for i in ids]
+        own = [tokens_gloss(model, params=v) for v in values]
+        lengths = [p for p in ("inject_snippet_chars", "search_snippet_chars")
+                   if len({str(v.get(p)) for v in values}) > 1]
+        if len(set(own)) == 1 or not lengths:
+            glosses += [(comp.configs[i].name, g) for i, g in zip(ids, own, strict=True)]
+            continue
+        # one method, the lengths it cuts to listed per configuration (dC 6: the whole
+        # method had been said twice, 180 and 300 its only difference)
+        method = tokens_gloss(model, params=values[0] if len(lengths) == 1 else None,
+                              swept=lengths[0])
+        listed = "; ".join(f"{p}: " + ", ".join(
+            f"{comp.configs[i].name} {v[p]}" for i, v in zip(ids, values, strict=True))
+            for p in lengths)
+        glosses.append((", ".join(comp.configs[i].name for i in ids), f"{method} ({listed})"))
+    return tokens_glosses(glosses)
 
 
 def figure_notes(comp: Comparison) -> list[str]:
@@ -183,7 +203,10 @@ def figure_notes(comp: Comparison) -> list[str]:
         over = f"over the {sizes.pop():,} of the {n:,} {noun} counted (see the notes)"
     else:
         over = f"over the {queries} each counts, of the {n:,} {noun} (see the notes)"
-    lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
+    # in the data's noun, as the mean's (dC 5: "tokens injected per query" over "cases")
+    label = {"results": f"results per {one}", "empty": f"% of {queries} returning nothing",
+             "injected_tokens": f"tokens injected per {one}"}
+    lines = [f"{r.figure}: {label.get(r.figure, metric_label(r.figure))}, mean {over}"
              + (f", {tokens_of(comp)}"
                 if r.figure == "injected_tokens" else "") for r in comp.figures]
     lines += turn_notes(comp)
