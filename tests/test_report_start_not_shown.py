@@ -45,8 +45,13 @@ def test_a_test_against_another_start_is_not_the_headline() -> None:
         "defaults. "
         "On the queries it was tuned on, ndcg@10 "), line
     # tune's own test after it, said to be against its start
-    own = line.index("Tune's own test, against its start: on 25 held-out queries")
+    # its figures alone: the k-fold estimate was explained just before (dE 5)
+    own = line.index("Tune's own test, against its start, k-fold on 25 held-out queries: "
+                     "ndcg@10 0.0100 → 0.0200 (+0.0100, p 0.002): tuning this way scored "
+                     "better held out, beyond chance (judged alone: not one of the p-values "
+                     "shown here)")
     assert line.index("beyond chance") > own
+    assert line.count("k-fold: each query scored") == 0
 
 
 def test_an_estimate_above_the_shown_baseline_is_still_untested_against_it() -> None:
@@ -71,9 +76,9 @@ def test_tune_s_own_test_is_said_once_per_tuned_configuration() -> None:
                               tuple(ds.queries.ids), "ndcg@10", 0.01, 0.02, 0.002, 25,
                               start=START)
     first, second = summary_lines(comp)[:2]
-    assert "Tune's own test, against its start: on 25 held-out queries" in first
+    assert "Tune's own test, against its start, k-fold on 25 held-out queries" in first
     assert "Tune's own test of t, against its start: as given above." in second
-    assert "on 25 held-out queries" not in second
+    assert "25 held-out queries" not in second
 
 
 def test_a_test_against_the_baseline_shown_leads_as_before() -> None:
