@@ -40,7 +40,7 @@ def randomization_interval(diffs: ArrayLike, level: float = 0.95, n_resamples: i
     d = d[np.isfinite(d)]
     n = int(d.size)
     alpha = 1.0 - level
-    if n < 2 or 2.0 / 2.0 ** n >= alpha:
+    if n < 2 or 2.0 ** (1 - n) >= alpha:  # 2.0 ** n overflows from 1,024 queries (dG 1)
         return None
     exact = (1 << n) <= n_resamples
     a_s, b_s = _exact_sums(d) if exact else _random_sums(d, n_resamples, seed)
