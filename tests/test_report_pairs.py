@@ -83,7 +83,7 @@ def test_compare_prints_every_pair_and_names_those_beyond_chance(
     # the real rule, and where it is said: compare has no Metrics section (review dr6, 3)
     assert ("every pair (B − A; Holm p: that p after Holm's adjustment (the k-th smallest of "
             "m times m − k + 1), over one of two families: a pair with defaults, over the "
-            "metric table's 2 p-values (the table's own test, so it reads as there); any other "
+            "metric table's 2 p-values (the same Holm p the metric table gives it); any other "
             "pair, over those 2 and the 1 other pair's p-values (3 in all)):"
             ) in " ".join(out.split())
     assert "rule under Metrics" not in out and "by the rule above the pairs" in out
@@ -372,8 +372,8 @@ def test_each_holm_p_is_over_the_family_its_rows_are_told(
         if t.improved + t.worsened:
             other_p[(a, b)] = t.p_value
     m1, m2 = len(table), len(table) + len(other_p)
-    assert (f"a pair with defaults, over the metric table's {m1} p-values (the table's own "
-            f"test, so it reads as there); any other pair, over those {m1} and the "
+    assert (f"a pair with defaults, over the metric table's {m1} p-values (the same "
+            f"Holm p the metric table gives it); any other pair, over those {m1} and the "
             f"{len(other_p)} other pairs' p-values ({m2} in all)") in out
 
     def holm_of(p: float, family: list[float]) -> float:

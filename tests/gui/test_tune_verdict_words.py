@@ -53,3 +53,16 @@ def test_no_query_moved_is_said_as_the_cli_says_it() -> None:
     assert "p = 1" not in text and "not significant" not in text
     assert "20/30 cases → <b>20/30 cases</b>" in text and "(±0)" in text
     assert "tuned, held-out per fold: 67% ± 0% of the cases pass" in text
+
+
+def test_the_tabs_p_is_worded_as_the_cli_words_it() -> None:
+    """dG 6: the tab said "significant at 0.05" where `workbench tune` says "beyond chance"."""
+    from types import SimpleNamespace
+
+    from workbench.gui.tune_results import _test_text
+
+    sure = SimpleNamespace(improved=5, worsened=1, n=6, p_value=0.03)
+    assert _test_text(sure, "queries") == "p = 0.03 (beyond chance at 0.05)"
+    unsure = SimpleNamespace(improved=3, worsened=2, n=5, p_value=0.4)
+    assert _test_text(unsure, "queries") == (
+        "p = 0.4 (not beyond chance at 0.05: the difference may be chance)")

@@ -76,7 +76,9 @@ def _test_text(t: Any, unit: str) -> str:
     if not t.improved and not t.worsened:
         return (f"the {t.n} held-out {unit} score the same either way (▲0 ▼0): there is no "
                 "difference to test")
-    sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+    # the CLI's words (dG 6: the tab had said "significant" where tune says "beyond chance")
+    sig = ("beyond chance at 0.05" if t.p_value < 0.05 else
+           "not beyond chance at 0.05: the difference may be chance")
     return f"p = {t.p_value:.3g} ({sig})"
 
 

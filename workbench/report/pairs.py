@@ -320,8 +320,8 @@ def holm_rule(comp: Comparison, found: Pairs | None = None) -> str:
     """What the pair table's Holm p is adjusted over, with each family's size, only the cases
     its rows have (rB 3: one column held p-values of two families, and compare named one):
     "Holm p: that p after Holm's adjustment (…), over one of two families: a pair with
-    defaults, over the metric table's 15 p-values (the table's own test, so it reads as
-    there); any other pair, over those 15 and the 3 other pairs' p-values (18 in all)"."""
+    defaults, over the metric table's 15 p-values (the same Holm p the metric table gives
+    it); any other pair, over those 15 and the 3 other pairs' p-values (18 in all)"."""
     found = pairs(comp) if found is None else found
     table = len(_family(comp))
     first = shown_name(comp, comp.configs[0].name)
@@ -332,7 +332,7 @@ def holm_rule(comp: Comparison, found: Pairs | None = None) -> str:
     cases = []
     if with_first:
         cases.append(f"a pair with {first}, over the metric table's {table} p-value"
-                     f"{'' if table == 1 else 's'} (the table's own test, so it reads as there)")
+                     f"{'' if table == 1 else 's'} (the same Holm p the metric table gives it)")
     if others:
         cases.append(f"{'any other pair' if with_first else 'a pair'}, over "
                      + (f"those {table} and the {others} other {own} p-values "
