@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SAMPLES
 from workbench.cli import main
 
 ORDER = ("rank and the window show them by file path (the model's order); obsidian-mcp keeps "
@@ -99,3 +100,40 @@ def test_rank_says_the_order_shown_and_the_one_the_metrics_count_apart(
     assert float(rows["q1"]["ndcg@10"]) == 1.0  # z.md (relevant) at rank 1
     written = [line.split() for line in run.read_text(encoding="utf-8").splitlines()]
     assert [(w[2], w[3]) for w in written if w[0] == "q1"] == [("z.md", "1"), ("a/b.md", "2")]
+
+
+def test_tune_says_a_clamp_tie_at_the_kept_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dC 2: tune kept weights that win through a clamp tie and said nothing, where sweep and
+    compare on the same values say it. Any w_position in 0.9:1 clamps both notes of q1 to 1."""
+    assert main(["tune", str(_vault(tmp_path)), "-m", "vault-search", "--tune", "w_position",
+                 "--range", "w_position=0.9:1", "--folds", "0", "--trials", "4", "--pick",
+                 "best", "--metric", "ndcg@10", "--storage", str(tmp_path / "s.db")]) == 0
+    said = _said(capsys)
+    assert ("note: at the kept values, on 1 of the 2 judged queries results tied at 1 (clamped) "
+            "take places within the first 10, where ndcg@10 reads them by document id "
+            "descending (trec_eval's tie order, as eval --run writes them), not a score's; "
+            f"{ORDER}") in said
+    assert said.count("tied at 1") == 1
+
+
+def test_tune_says_nothing_where_no_clamp_made_the_tie(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # w_tf 0.2 to 0.4 beside w_position 0.3, w_density 0.3: sums up to 1, never clamped
+    assert main(["tune", str(_vault(tmp_path)), "-m", "vault-search", "--tune", "w_tf",
+                 "--range", "w_tf=0.2:0.4", "--folds", "0", "--trials", "4", "--pick", "best",
+                 "--metric", "ndcg@10", "--storage", str(tmp_path / "s.db")]) == 0
+    assert "tied at 1" not in _said(capsys)
+
+
+def test_tune_on_the_vault_sample_says_the_tie_compare_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reviewer's run (dC 2): w_position kept at 0.96 (ndcg@10 0.7414), where compare of
+    the same values says "on 1 of the 25 judged queries"."""
+    assert main(["tune", str(SAMPLES / "vault"), "-m", "vault-search", "--tune", "w_position",
+                 "--trials", "20", "--folds", "0", "--metric", "ndcg@10", "--pick", "best",
+                 "--storage", str(tmp_path / "s.db")]) == 0
+    said = _said(capsys)
+    assert "kept trial 9 (ndcg@10 0.7414)" in said
+    assert ("note: at the kept values, on 1 of the 25 judged queries results tied at 1 "
+            "(clamped) take places within the first 10, where ndcg@10 reads them") in said

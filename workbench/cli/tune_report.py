@@ -227,11 +227,13 @@ def budget_text(spec: Any, validation: Any, stored: Mapping[str, int],
 
 
 def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries",
-                 whose: str = "", flagged: str = "") -> None:
+                 whose: str = "", flagged: str = "", ties: str = "") -> None:
     """The closing report; `noun`: the data's own word for its queries (`dataset_nouns`:
     a repository's "tasks", dr7 3); `whose`: whose the starting values are (`start_whose`);
     `flagged`: the advice of the record --out writes where the run that tuned the starting
-    values advised against them (`carry_verdict`), said instead of keeping them (dr3 4, 8)."""
+    values advised against them (`carry_verdict`), said instead of keeping them (dr3 4, 8);
+    `ties`: where results tied at 1 (clamped) decide the kept values' figures
+    (`notes._clamp_tie_note`), said below the figures' table."""
     primary = objectives[0]
     print()
     final = result.final
@@ -289,6 +291,8 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
         n = int(sum(bool(x) for x in result.validation.final_train))
         say(f"the training row is over the {n:,} {noun} tuned on: eval on the training split "
             f"scores all {n + out:,}, the {out} with a held-out twin too, so its figure differs")
+    if ties:  # under the figures it qualifies (dC 2)
+        say(ties)
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
     from workbench.core.tuning.pick import start_kept_because

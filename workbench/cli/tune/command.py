@@ -22,7 +22,12 @@ from workbench.cli.common import (
 )
 from workbench.cli.evaluate import check_bundle_metrics
 from workbench.cli.tune.checks import _check_args, _check_default_folds
-from workbench.cli.tune.notes import _say_chosen_last, _say_fixed_figures, _say_what_cannot_ship
+from workbench.cli.tune.notes import (
+    _clamp_tie_note,
+    _say_chosen_last,
+    _say_fixed_figures,
+    _say_what_cannot_ship,
+)
 from workbench.cli.tune.objectives import _constraint, _objectives
 from workbench.cli.tune.out import _record, _write_out
 from workbench.cli.tune.progress import _reporter
@@ -227,7 +232,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     note, carried = _record(result, model, params, dataset, args.params, args.param)
     print_result(result, model, objectives, dataset_nouns(dataset)[1],
                  start_whose(result, model, args.params, args.param),
-                 note.verdict if carried in ("kept", "neither") else "")
+                 note.verdict if carried in ("kept", "neither") else "",
+                 _clamp_tie_note(model, evaluator, result.final.best, objectives[0]))
     if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
         return EXIT_FAIL
     if args.out:

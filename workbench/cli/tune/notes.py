@@ -95,3 +95,28 @@ def _say_chosen_last(model: Any, names: Sequence[str], objectives: Sequence[str]
         f"values are kept with {'its' if one else 'their'} start where that meets {held} on "
         f"the training {many}, else with the value nearest the start that does (not the "
         "trial's random draw)")
+
+
+def _clamp_tie_note(model: Any, evaluator: Any, kept: Any, metric: str) -> str:
+    """Where at the kept values results tied at 1 (clamped) take places within `metric`'s
+    cut-off on some counted query, so that the tie order, not a score, decides what the
+    figures above read there: said as sweep and compare say it of their values
+    (`clamp_ties`; dC 2: tune kept vault-search's w_position 0.96 through such a tie,
+    unsaid); "" for a model without a clamp tie order, or where no such tie is."""
+    from workbench.cli.clamp_ties import TREC_TIES, tie_order, tie_queries
+    from workbench.cli.evaluate.sweep import cut_text
+    from workbench.core.tuning.data import dataset_nouns
+
+    order = tie_order(model)
+    if not order or not kept:
+        return ""
+    cut, within = cut_text(metric)
+    counted = evaluator.counted()
+    found = int(tie_queries(evaluator.run(kept), cut, counted).sum())
+    if not found:
+        return ""
+    many = dataset_nouns(evaluator.dataset)[1]
+    noun = f"judged {many}" if evaluator.dataset.qrels else many
+    return (f"note: at the kept values, on {found:,} of the {int(counted.sum()):,} {noun} "
+            f"results tied at 1 (clamped) take places {within}, {TREC_TIES.format(metric)}"
+            f"{order}")
