@@ -76,3 +76,23 @@ def test_the_last_curve_is_greyed_until_the_new_sweep_lands(qtbot: QtBot) -> Non
     assert curve.current_line.isVisible()
     assert curve.current_line.value() == 0.25
     assert "now " in curve.current_line.label.format
+
+
+def test_the_box_shrinks_and_elides_and_its_list_shows_whole_names(qtbot: QtBot) -> None:
+    """dF 1: sized to its longest item the box held 240–273 px, and decisions' window opened
+    1,362 px wide on a 1,280 screen."""
+    s = open_session(SAMPLES / "decisions", "decision-memory")
+    curve = MetricCurve(s, synchronous=True)
+    qtbot.addWidget(curve)
+    curve.resize(700, 420)
+    curve.show()
+    qtbot.waitExposed(curve)
+    box = curve.param_box
+    longest = max(range(box.count()), key=lambda i: len(box.itemText(i)))
+    assert len(box.itemText(longest)) > 20
+    box.setCurrentIndex(longest)
+    assert box.minimumSizeHint().width() <= 180 and box.sizeHint().width() <= 180
+    # the whole name in its tooltip and in the list it drops
+    assert box.toolTip().startswith(box.itemText(longest) + "\n")
+    width = box.fontMetrics().horizontalAdvance(box.itemText(longest))
+    assert box.view().minimumWidth() >= width

@@ -52,6 +52,8 @@ CURVE = "#0072B2"
 BEST = "#d4a017"
 CURRENT = "#c0392b"
 BASELINE = "#6e7781"
+PARAM_TIP = ("The parameter along the x axis, the others held where they are. Moving another "
+             "parameter's slider sweeps that one instead; the model's key parameters come first")
 STALE = "#b8bec5"  # the last sweep's curve while a sweep of another parameter runs (rA 2)
 
 
@@ -250,10 +252,14 @@ class MetricCurve(ChartPanel):
         # which parameter is swept, in sight: it had followed the last slider moved with no
         # picker and no word, starting on memories' Base: ultra-short, no key one (rA 5)
         self.param_box = QComboBox()
-        self.param_box.setToolTip("The parameter along the x axis, the others held where "
-                                  "they are. Moving another parameter's slider sweeps that "
-                                  "one instead; the model's key parameters come first")
+        self.param_box.setToolTip(PARAM_TIP)
         self.param_box.setMaximumWidth(260)
+        # it shrinks and elides, never setting the window's least width: sized to its longest
+        # item it held 240–273 px, and decisions' window opened 1,362 px wide on a 1,280
+        # screen (dF 1); the list it drops opens as wide as its items (`_fill_params`)
+        self.param_box.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.param_box.setMinimumContentsLength(12)
         self.param_box.currentIndexChanged.connect(self._on_param_picked)
         self.header.insertWidget(3, self.param_box)
         # the title wraps, never the window's least width: decisions' "results per query
@@ -412,6 +418,10 @@ class MetricCurve(ChartPanel):
         finally:
             box.blockSignals(False)
         box.setVisible(box.count() > 0)
+        # the list at its longest item's width (the view's own size hint is not laid out yet)
+        fm = box.view().fontMetrics()
+        box.view().setMinimumWidth(max((fm.horizontalAdvance(box.itemText(i))
+                                        for i in range(box.count())), default=0) + 32)
 
     def _show_param(self) -> None:
         """The box on the parameter swept (signals held: a sync, not a pick)."""
@@ -420,9 +430,16 @@ class MetricCurve(ChartPanel):
             self.param_box.blockSignals(True)
             self.param_box.setCurrentIndex(i)
             self.param_box.blockSignals(False)
+        self._tip_param()
+
+    def _tip_param(self) -> None:
+        """The box's tooltip, led by the whole name of the one swept (the box elides it)."""
+        text = self.param_box.currentText()
+        self.param_box.setToolTip(f"{text}\n\n{PARAM_TIP}" if text else PARAM_TIP)
 
     def _on_param_picked(self, *_: object) -> None:
         name = self.param_box.currentData()
+        self._tip_param()
         if isinstance(name, str) and name != self.param_name:
             self.param_name = name
             self.request_sweep()
