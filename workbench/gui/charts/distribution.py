@@ -73,6 +73,49 @@ def applied_min_score(model: Model | None, prepared: object, params: Params, n_q
     return None, value
 
 
+def _min_score_params(model: Model) -> list[Param]:
+    """The model's live numeric min-score parameters (Inject and Search min score)."""
+    return [p for p in model.schema if p.stage == "live" and p.kind in ("float", "int")
+            and "min_score" in p.name]
+
+
+def min_score_groups(model: Model | None, prepared: object, params: Params,
+                     n_queries: int) -> list[tuple[Param | None, float, int]] | None:
+    """Every query's applied min score (`applied_min_score`) in groups: the parameter that
+    moves it (None: the queries' own), the value and how many queries, the most first. None
+    where the model has no per-query settings. dF 2: with All queries on, decisions in mode
+    "search" had drawn Inject min score = 8, which no query applies (each takes Search min
+    score, 1)."""
+    from workbench.core.diagnostics import turn_settings
+
+    if model is None or prepared is None or not hasattr(model, "injections") \
+            or n_queries <= 0:
+        return None
+    try:
+        mins = turn_settings(model, params, n_queries, prepared)[0]
+    except (ParamError, ValueError):
+        return None
+    out: list[tuple[Param | None, float, int]] = []
+    for value in sorted(set(mins)):
+        left = {q for q, m in enumerate(mins) if m == value}
+        for p in _min_score_params(model):
+            if not left or float(params.get(p.name, p.default)) != value:
+                continue
+            step = float(p.step or 1)
+            nudged = value + step if p.high is None or value + step <= p.high else value - step
+            try:
+                moved = turn_settings(model, {**params, p.name: nudged}, n_queries, prepared)[0]
+            except (ParamError, ValueError):
+                continue
+            hit = {q for q in left if moved[q] != value}
+            if hit:
+                out.append((p, value, len(hit)))
+                left -= hit
+        if left:
+            out.append((None, value, len(left)))
+    return sorted(out, key=lambda g: -g[2])
+
+
 def share_ticks(top: float) -> list[float]:
     """Ticks from 0 to `top` (a percentage, at most 100), 1, 2, 2.5 or 5 × 10^k apart,
     about four of them."""
@@ -409,9 +452,24 @@ class ScoreDistribution(ChartPanel):
         if p is None:
             return
         s = self.session
-        own = (None if self.all_queries.isChecked() or s.dataset is None else
-               applied_min_score(s.model, s.prepared, s.params, len(s.dataset.queries),
-                                 s.query))
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
+        many = dataset_nouns(s.dataset)[1] if s.dataset is not None else "queries"
+        n = len(s.dataset.queries) if s.dataset is not None else 0
+        groups = (min_score_groups(s.model, s.prepared, s.params, n)
+                  if self.all_queries.isChecked() else None)
+        own: tuple[Param | None, float] | None
+        if groups:  # every query's: the min score most of them apply, and how many
+            own = groups[0][:2]
+        else:
+            own = (None if self.all_queries.isChecked() or s.dataset is None else
+                   applied_min_score(s.model, s.prepared, s.params, n, s.query))
+        count = groups[0][2] if groups else n
+        share = f" ({count:,} of {n:,} {many})" if groups and len(groups) > 1 else ""
+        others = "".join(
+            f"\n{c:,} {one_of(many) if c == 1 else many}: "
+            + (f"{g.label} = {v:.3g}" if g is not None else f"their own min score = {v:.3g}")
+            for g, v, c in (groups or [])[1:])
         if own is not None and own[0] is not None:
             p = self.param = own[0]  # a search's: Search min score, dragged as such
         value = float(s.params.get(p.name, p.default)) if own is None else own[1]
@@ -425,16 +483,28 @@ class ScoreDistribution(ChartPanel):
         finally:
             self._moving_line = False
         if fixed:
-            from workbench.core.tuning.data import dataset_nouns, one_of
-
-            noun = one_of(dataset_nouns(s.dataset)[1]) if s.dataset is not None else "query"
-            self.line.label.setFormat(f"this {noun}'s min score = {value:.3g}")
-            self.line.setToolTip(f"This {noun} sets its own min score (its context's "
-                                 f"minScore), so {p.label} has no effect on it: the "
-                                 "line marks its own cut and cannot be dragged")
+            noun = one_of(many)
+            # the sliders it overrides by name, not only Inject min score: a search case
+            # would take Search min score (dF 5)
+            names = [q.label for q in (_min_score_params(s.model)
+                                       if s.model is not None else [])] or [p.label]
+            sliders = (f"{names[0]} has" if len(names) == 1 else
+                       "neither " + ", ".join(names[:-1]) + f" nor {names[-1]} has")
+            if groups:
+                self.line.label.setFormat(f"their own min score = {value:.3g}{share}")
+                self.line.setToolTip(f"These {many} set their own min score (their context's "
+                                     f"minScore), so {sliders} an effect on them: the line "
+                                     f"marks their own cut and cannot be dragged{others}")
+            else:
+                self.line.label.setFormat(f"this {noun}'s min score = {value:.3g}")
+                self.line.setToolTip(f"This {noun} sets its own min score (its context's "
+                                     f"minScore), so {sliders} an effect on it: the line "
+                                     "marks its own cut and cannot be dragged")
         else:
-            self.line.label.setFormat(f"{p.label} = {value:.3g}")
-            self.line.setToolTip(f"{p.label}: drag to set it")
+            self.line.label.setFormat(f"{p.label} = {value:.3g}{share}")
+            self.line.setToolTip(f"{p.label}: drag to set it"
+                                 + (f"; it applies to {count:,} of {n:,} {many}"
+                                    f"{others}" if share else ""))
 
     def _on_params(self, name: str | None) -> None:
         if threshold_param(self.session.model) is not None:  # any value may move the
