@@ -28,7 +28,11 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
     # the why said once under the cards, as eval says it (rA 11), not "·top 5" on each
     assert ndcg.name.text() == "nDCG@10"
     assert strip.cap_note.isVisibleTo(strip)
-    assert strip.cap_note.text() == (
+    # short, what the cards say first; eval's whole note in its tooltip (dF 3)
+    assert strip.cap_note.plain_text() == (
+        "at most 5 results a query: P@10 ≤ 0.5; R@100 = R@10; nDCG@10, MRR@10 and R@10 "
+        "count only those 5")
+    assert strip.cap_note.toolTip() == (
         "importance returns at most 5 results a query (its limit is 5): P@10 is at most 0.5; "
         "nDCG@10, MRR@10, R@10 and R@100 count only those 5; R@100 = R@10 here")
     assert ndcg.toolTip().endswith(
@@ -42,12 +46,12 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
     s.set_params({**s.params, "limit": 1})
     s.recompute()
     assert ndcg.name.text() == "nDCG@10"
-    assert "count only that one" in strip.cap_note.text()
+    assert "count only that one" in strip.cap_note.plain_text()
     s.set_params({**s.params, "limit": 5})
     s.recompute()
     s.set_k(5)  # P@5 can reach 1: no mark
     assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
-    assert "P@5" not in strip.cap_note.text()
+    assert "P@5" not in strip.cap_note.plain_text()
     assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()
     strip.shutdown()
 
@@ -96,7 +100,23 @@ def test_equal_recalls_over_short_lists_say_so(qtbot: QtBot) -> None:
     r100 = strip.cards[s.metric_names.index("r@100")]
     assert r10.value.text() == r100.value.text() == "0.700"
     assert r100.name.text() == "R@100  = R@10" and r10.name.text() == "R@10"
-    assert strip.cap_note.text().startswith("decision-memory returned at most 3 results a "
-                                            "query here: P@10 is at most 0.3; ")
-    assert strip.cap_note.text().endswith("; R@100 = R@10 here")
+    # dF 3: the whole note (1,491 px) was cut mid-word with no "…" before the "R@100 =
+    # R@10" the card names, and said "30 queries" under "mean of 30 cases"
+    note = strip.cap_note
+    assert note.plain_text() == ("at most 3 results a case: P@10 ≤ 0.3; R@100 = R@10; "
+                                 "nDCG@10, MRR@10 and R@10 count only what it returned")
+    assert note.toolTip().startswith("decision-memory returned at most 3 results a case here: "
+                                     "P@10 is at most 0.3; ")
+    assert "on 30 of the 30 cases" in note.toolTip() and "quer" not in note.toolTip()
+    assert note.toolTip().endswith("; R@100 = R@10 here")
+    strip.show()
+    qtbot.waitExposed(strip)
+    strip.resize(2000, strip.height())
+    qtbot.waitUntil(lambda: note.text() == note.plain_text())
+    # narrower than it (the cards hold the strip at 700 px or so): cut at its last whole
+    # clause, said cut
+    note.resize(note.fontMetrics().horizontalAdvance(note.plain_text()) * 3 // 4,
+                note.height())
+    assert note.text() == "at most 3 results a case: P@10 ≤ 0.3; R@100 = R@10; …"
+    assert note.toolTip().startswith("decision-memory returned at most 3 results a case")
     strip.shutdown()

@@ -34,6 +34,50 @@ def strip_cap(session: TuningSession, names: Sequence[str]) -> str:
     return _caps(s.model, s.params, s.result, s, [list(names)]).get(" ".join(names), "")
 
 
+def strip_note(session: TuningSession, names: Sequence[str], caps: dict[str, str],
+               same: dict[str, str]) -> tuple[str, str]:
+    """The note under the cards, short with what the cards say first ("at most 5 results a
+    case: P@10 ≤ 0.5; R@100 = R@10; nDCG@10, MRR@10 and R@10 count only those 5"), and whole,
+    as `eval` says it, in the data's noun (its tooltip); ("", "") where no card is bounded.
+    `caps`: `metric_caps`; `same`: a metric → the one it equals here. dF 3: the whole note
+    needed 1,491 px, was cut with no "…" before the "R@100 = R@10" a card named, and said
+    "queries" under a strip of cases."""
+    import re
+
+    from workbench.core.tuning.data import dataset_nouns, one_of
+    from workbench.gui.metric_names import metric_label
+    from workbench.report.text.compared import _and
+
+    s = session
+    whole = strip_cap(s, names) if caps else ""
+    if not whole:
+        return "", ""
+    many = dataset_nouns(s.dataset)[1] if s.dataset is not None else "queries"
+    one = one_of(many)
+    if same:
+        whole += "; " + "; ".join(f"{metric_label(a)} = {metric_label(b)} here"
+                                  for a, b in same.items())
+    # eval's wording says "query"; the strip says the data's noun ("mean of 30 cases")
+    whole = re.sub(r"\bqueries\b", many, re.sub(r"\bquery\b", one, whole))
+    result = s.result
+    assert result is not None and s.judgments is not None  # else no caps
+    longest = int(result.ranking.count[s.judgments.judged_mask].max(initial=0))
+    bounded = [f"{metric_label(n)} ≤ {bound(caps[n])}" for n in names
+               if n in caps and bound(caps[n])]
+    equal = [f"{metric_label(a)} = {metric_label(b)}" for a, b in same.items()]
+    counted = [n for n in names if n in caps and not bound(caps[n]) and n not in same]
+    parts = [*bounded, *equal]
+    if counted:
+        # "those 5" where every list is that long, else "what it returned" (its counts in
+        # the tooltip)
+        what = caps[counted[0]].rsplit(" only ", 1)[-1].split(":", 1)[0]
+        parts.append(f"{_and([metric_label(n) for n in counted])} "
+                     f"count{'s' if len(counted) == 1 else ''} only {what}")
+    short = (f"at most {longest:,} result{'' if longest == 1 else 's'} a {one}: "
+             + "; ".join(parts))
+    return short, whole
+
+
 def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
     """The same notes for the pinned baseline's result (its model and values): the card's
     bound is the current values' own, which a baseline at another limit does not share."""

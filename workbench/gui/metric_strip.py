@@ -46,7 +46,8 @@ from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
-from .metric_cap import baseline_caps, bound, metric_caps, strip_cap
+from .elided import ElidingLabel, esc
+from .metric_cap import baseline_caps, bound, metric_caps, strip_note
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
@@ -313,6 +314,16 @@ def _muted(text: str) -> str:
     return f"<span style='color:#8c959f'>{text}</span>"
 
 
+class _NoteLabel(ElidingLabel):
+    """The note under the cards: elided at its last whole clause; its tooltip the whole note
+    as `eval` says it (not the short one shown above it, said twice)."""
+
+    def _fit(self) -> None:
+        super()._fit()
+        if self._tip:
+            self.setToolTip(self._tip)
+
+
 class MetricStrip(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
                  defer_ms: int = 150) -> None:
@@ -436,9 +447,10 @@ class MetricStrip(QWidget):
         # where the lists are shorter than the cards' cut-offs, said once for every card, as
         # eval says it: "·top 5" on five cards had left the reason to their tooltips, and
         # R@10 and R@100 at the same 0.604 unexplained (rA 11)
-        self.cap_note = QLabel("", self)
+        # elided at its last whole clause, "…", the whole in its tooltip (dF 3: cut mid-word
+        # with nothing to tell there was more)
+        self.cap_note = _NoteLabel(self, at_clauses=True)
         self.cap_note.setStyleSheet("color:#57606a; padding-left:6px")
-        self.cap_note.setTextFormat(Qt.TextFormat.PlainText)
         self.cap_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.cap_note.hide()
         outer.addWidget(self.cap_note)
@@ -660,8 +672,8 @@ class MetricStrip(QWidget):
         mean_text, over = self.mean_of()
         if unjudged == "figures":
             self._show_figures(res, base)
-            if self.cap_note.text():  # judged figures' note: none without judgments
-                self.cap_note.setText("")
+            if self.cap_note.plain_text():  # judged figures' note: none without judgments
+                self.cap_note.set_texts("", "")
                 self.cap_note.hide()
         else:
             self._say_counted([])
@@ -672,14 +684,9 @@ class MetricStrip(QWidget):
             caps = metric_caps(s, s.metric_names)
             base_caps = baseline_caps(s, s.metric_names) if caps else {}
             same = self._same_as(caps, res)
-            whole = strip_cap(s, s.metric_names) if caps else ""
-            if same:
-                whole += "; " + "; ".join(f"{metric_label(a)} = {metric_label(b)} here"
-                                          for a, b in same.items())
-            if whole != self.cap_note.text():
-                self.cap_note.setText(whole)
-                self.cap_note.setToolTip(whole)
-                self.cap_note.setVisible(bool(whole))
+            short, whole = strip_note(s, s.metric_names, caps, same)
+            self.cap_note.set_texts(esc(short), short, whole)
+            self.cap_note.setVisible(bool(short))
             for card, name in zip(self.cards, s.metric_names, strict=True):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
