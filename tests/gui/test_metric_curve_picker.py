@@ -96,3 +96,27 @@ def test_the_box_shrinks_and_elides_and_its_list_shows_whole_names(qtbot: QtBot)
     assert box.toolTip().startswith(box.itemText(longest) + "\n")
     width = box.fontMetrics().horizontalAdvance(box.itemText(longest))
     assert box.view().minimumWidth() >= width
+
+
+def test_picking_back_the_drawn_parameter_shows_its_curve_again(qtbot: QtBot) -> None:
+    """dF 6: picked away and back before the other sweep landed, the curve drawn (the one
+    asked for) sat greyed with no now or best mark and no word why."""
+    curve = _curve(qtbot, synchronous=False)
+    box = curve.param_box
+    best = curve.best_text.textItem.toPlainText()
+    assert best.startswith("best ")
+    box.setCurrentIndex(box.findData("base_ultra_short"))
+    assert curve.curve.opts["pen"].color().name() == STALE.lower()
+    box.setCurrentIndex(box.findData("boost_emphasis"))
+    assert curve.curve.opts["pen"].color().name() == CURVE.lower()
+    assert curve.current_line.isVisible() and len(curve.current_dot.data) == 1
+    assert curve.best_text.textItem.toPlainText() == best
+    assert curve.hint.text() == "" and not curve.busy
+    assert curve.plot.getPlotItem().getAxis("bottom").labelText == "Boost: user emphasis"
+    # the metric too: away and back
+    metric = curve.metric_box.currentIndex()
+    curve.metric_box.setCurrentIndex(1 if metric != 1 else 0)
+    assert curve.curve.opts["pen"].color().name() == STALE.lower()
+    curve.metric_box.setCurrentIndex(metric)
+    assert curve.curve.opts["pen"].color().name() == CURVE.lower()
+    assert curve.best_text.textItem.toPlainText() == best and not curve.busy

@@ -314,6 +314,10 @@ class MetricCurve(ChartPanel):
         self._generation = 0
         self._key: tuple[Any, ...] | None = None
         self._request: SweepRequest | None = None
+        # the request whose points are drawn, and its key (`request_sweep`)
+        self._drawn: SweepRequest | None = None
+        self._drawn_key: tuple[Any, ...] | None = None
+        self._pending_key: tuple[Any, ...] | None = None
         self.listen(session.params_changed, self._on_params)
         self.listen(session.result_changed, self._on_result)
         # a baseline tuned on some queries changes which ones a mean counts (`_held`)
@@ -498,6 +502,7 @@ class MetricCurve(ChartPanel):
         if key == self._key:
             return
         self._key = key
+        self._pending_key = key
         self._generation += 1
         # a limit whose 0 means all: swept below the documents there are, as `sweep` does
         values = values_for(p, s.params.get(p.name), len(s.dataset.corpus), MAX_POINTS)
@@ -515,12 +520,23 @@ class MetricCurve(ChartPanel):
             if self.figure else f"mean of {self._over(counted)}")
         self.caption.setText(caption)
         self.caption.setToolTip(caption)
+        if key == self._drawn_key and self._drawn is not None and self.points:
+            # back to the sweep drawn (picked away and back before the other landed): drawn
+            # again, in colour with its marks, not swept again (dF 6: it had sat greyed with
+            # no word why until the same points came back)
+            self._debounce.stop()
+            self._request = None
+            self._draw(self._drawn)
+            return
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         stale = bool(self.points) and (self._swept, self._swept_metric) != (p.name,
                                                                             self.metric_name)
         if stale:  # the last curve greyed, no marks on it, until the new one lands (rA 2)
             self._grey_out()
+        elif self.points and self._drawn is not None \
+                and self.curve.opts["pen"].color().name() == STALE:
+            self._draw(self._drawn)  # its own curve, greyed a moment ago: in colour again
         self.show_hint(f"Sweeping {label} over {len(request.values)} values…" + (
             f" (in grey: the last sweep, of {s.model.schema[self._swept].label})"
             if stale and self._swept != p.name and self._swept in s.model.schema
@@ -568,6 +584,7 @@ class MetricCurve(ChartPanel):
         if generation != self._generation or self._request is None:
             return  # stale: a newer sweep replaced it
         request, self._request = self._request, None
+        self._drawn, self._drawn_key = request, self._pending_key
         if isinstance(outcome, Exception):
             self.error = str(outcome) or type(outcome).__name__
             self._key = None
@@ -832,6 +849,7 @@ class MetricCurve(ChartPanel):
 
     def _show_empty(self, text: str) -> None:
         self._key = None
+        self._drawn = self._drawn_key = None
         self._request = None
         self._generation += 1  # any running sweep is now stale
         self.points, self.best, self.current = [], None, None
