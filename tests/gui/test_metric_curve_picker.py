@@ -120,3 +120,28 @@ def test_picking_back_the_drawn_parameter_shows_its_curve_again(qtbot: QtBot) ->
     curve.metric_box.setCurrentIndex(metric)
     assert curve.curve.opts["pen"].color().name() == CURVE.lower()
     assert curve.best_text.textItem.toPlainText() == best and not curve.busy
+
+
+def test_a_line_under_the_key_parameters_and_no_effect_ones_said(qtbot: QtBot) -> None:
+    """dF 4: memories' key "Max results" ran straight into "Base: ultra-short"; decisions-eval
+    offered Inject limit, which every case's own topK replaces (the panel greys it "no effect
+    here"), with no mark, its sweep a flat line."""
+    from PySide6.QtCore import Qt
+
+    curve = _curve(qtbot)
+    box = curve.param_box
+    assert box.itemData(5, Qt.ItemDataRole.AccessibleDescriptionRole) == "separator"
+    assert box.itemData(4) == "limit" and box.itemData(6) is not None
+    s = open_session(SAMPLES / "decisions-eval", "decision-memory")
+    s.set_params({**s.params, "mode": "query"})
+    s.recompute()
+    other = MetricCurve(s, synchronous=True)
+    qtbot.addWidget(other)
+    box = other.param_box
+    i = box.findData("inject_limit")
+    assert box.itemText(i) == "Inject limit (no effect here)"
+    assert "no effect on this data" in box.itemData(i, Qt.ItemDataRole.ToolTipRole)
+    assert box.itemText(box.findData("inject_min_score")) == "Inject min score"
+    s.set_params({**s.params, "mode": "injection"})  # every query takes the sliders
+    s.recompute()
+    assert box.itemText(i) == "Inject limit"

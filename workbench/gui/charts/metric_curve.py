@@ -38,6 +38,7 @@ from workbench.core.params import Param, Params, ParamValue
 from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
 from workbench.core.tune import default_values, sweep_span, values_for
+from workbench.gui.drag import drag_state
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 
 from ._base import INK, ChartPanel, make_plot
@@ -314,6 +315,7 @@ class MetricCurve(ChartPanel):
         self._generation = 0
         self._key: tuple[Any, ...] | None = None
         self._request: SweepRequest | None = None
+        self._inert: dict[str, str] = {}  # `Model.inert_params`, as the panel marks them
         # the request whose points are drawn, and its key (`request_sweep`)
         self._drawn: SweepRequest | None = None
         self._drawn_key: tuple[Any, ...] | None = None
@@ -413,11 +415,16 @@ class MetricCurve(ChartPanel):
             box.clear()
             if model is not None:
                 key = set(getattr(model, "headline", ()))
-                for p in self._offered(model):
+                offered = self._offered(model)
+                for p in offered:
                     box.addItem(p.label, p.name)
-                    if p.name in key:
-                        box.setItemData(box.count() - 1, "a key parameter",
-                                        Qt.ItemDataRole.ToolTipRole)
+                # a line under the key ones (dF 4: memories' "Max results", key, ran
+                # straight into "Base: ultra-short", the only sign an item tooltip)
+                n_key = sum(1 for p in offered if p.name in key)
+                if 0 < n_key < len(offered):
+                    box.insertSeparator(n_key)
+            self._inert = {}
+            self._mark_params()
             self._show_param()
         finally:
             box.blockSignals(False)
@@ -426,6 +433,33 @@ class MetricCurve(ChartPanel):
         fm = box.view().fontMetrics()
         box.view().setMinimumWidth(max((fm.horizontalAdvance(box.itemText(i))
                                         for i in range(box.count())), default=0) + 32)
+
+    def _mark_params(self) -> None:
+        """Each item's tooltip, and "(no effect here)" after the ones the parameter panel
+        greys so (`Model.inert_params` on the data prepared, or waiting on another that is
+        off): dF 4, decisions-eval offered Inject limit as a key one, its sweep a flat line."""
+        s, model, box = self.session, self.session.model, self.param_box
+        if model is None:
+            return
+        if s.prepared is not None and not s.needs_prepare:
+            try:
+                self._inert = model.inert_params(s.prepared, s.params)
+            except (KeyError, ValueError):
+                self._inert = {}
+        key = set(getattr(model, "headline", ()))
+        for i in range(box.count()):
+            name = box.itemData(i)
+            if not isinstance(name, str) or name not in model.schema:
+                continue
+            why = model.schema.idle_because(name, s.params)
+            reason = (f"no effect while {why}" if why else
+                      f"no effect on this data: {self._inert[name]}" if name in self._inert
+                      else "")
+            label = model.schema[name].label + (" (no effect here)" if reason else "")
+            if box.itemText(i) != label:
+                box.setItemText(i, label)
+            tip = "; ".join(t for t in ("a key parameter" if name in key else "", reason) if t)
+            box.setItemData(i, tip or None, Qt.ItemDataRole.ToolTipRole)
 
     def _show_param(self) -> None:
         """The box on the parameter swept (signals held: a sync, not a pick)."""
@@ -456,6 +490,9 @@ class MetricCurve(ChartPanel):
         self.request_sweep()
 
     def _on_result(self, *_: object) -> None:
+        if not drag_state(self.session).dragging:  # asked when a drag ends, as the panel
+            self._mark_params()
+            self._tip_param()
         self.request_sweep()  # no-op unless the held parameters or prepared arrays changed
         self._draw_current()
 
