@@ -577,8 +577,8 @@ def clamp_tie_lines(comp: Any) -> list[str]:
     path), not a score, decides their places there: how many queries, per configuration, with
     what orders them, as rank and sweep say it (the best weights often win through such ties,
     and obsidian-mcp may order them otherwise)."""
-    from workbench.cli.clamp_ties import TREC_TIES, tie_order, tie_queries
     from workbench.cli.evaluate.sweep import cut_text
+    from workbench.core.clamp_ties import TREC_TIES, tie_order, tie_queries
     from workbench.report.text.compared import nouns
 
     if not comp.metrics:

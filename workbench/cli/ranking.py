@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cli.clamp_ties import shown_order, tie_order, tied_at_one
 from workbench.cli.common import (
     EXIT_OK,
     TYPED,
@@ -31,6 +30,7 @@ from workbench.cli.common import (
     say_fitted,
 )
 from workbench.core import engine
+from workbench.core.clamp_ties import shown_order, tie_order, tied_at_one
 from workbench.core.data import display_title
 from workbench.core.pipeline import MIN_DEPTH
 from workbench.core.score_places import score_decimals

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
-from workbench.cli.clamp_ties import TREC_TIES, tie_order
 from workbench.cli.common import (
     EXIT_OK,
     UsageError,
@@ -31,6 +30,7 @@ from workbench.cli.evaluate.sweep_best import _against_in_use, _best, _best_line
 from workbench.cli.evaluate.sweep_output import _figures_only, _sweep_out, _sweep_text
 from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep, row_label
 from workbench.cli.output import check_outputs_apart, input_files, write_outputs
+from workbench.core.clamp_ties import TREC_TIES, tie_order
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.params import value_text

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from workbench.cli.clamp_ties import tie_queries
 from workbench.cli.evaluate.counted import figure_mean, figure_queries
 from workbench.cli.evaluate.evaluation import _measure
+from workbench.core.clamp_ties import tie_queries
 from workbench.core.data import Dataset
 from workbench.core.diagnostics import LeftOut
 from workbench.core.engine import NO_PROGRESS, Progress

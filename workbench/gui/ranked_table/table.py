@@ -417,9 +417,39 @@ class RankedTable(QWidget):
             said = f"left the top {s.k}: {', '.join(left)}"
             rich.append(f"<span style='color:#c0392b'>{esc(said)}</span>")
             plain.append(said)
+        ties = self._clamp_ties()
+        if ties:
+            said = ties.split(":", 1)[0]
+            rich.append(f"<span style='color:#57606a'>{esc(said)} ⓘ</span>")
+            plain.append(said)
+            tip = "\n\n".join(t for t in (tip, ties) if t)
         self.notes.set_texts(" &nbsp; ".join(rich), " · ".join(plain), tip)
         self.notes.setVisible(bool(rich))
         self._fit_notes()
+
+    def _clamp_ties(self) -> str:
+        """Where results of the shown query tie at 1 (clamped) within the top k, what orders
+        them, in rank's words ("3 results tied at 1 (clamped): shown by file path (the model's
+        order), not by a score; the metrics read them by document id descending …"): the
+        table shows vault's ties by path beside a per-query nDCG that reads them by id
+        descending; "" otherwise, and for a model with no clamp tie order."""
+        from workbench.core.clamp_ties import shown_order, tie_order, tied_at_one
+
+        s, r = self.session, self.session.result
+        if r is None or s.dataset is None or not tie_order(s.model) \
+                or not 0 <= s.query < len(r.ranking.count):
+            return ""
+        k = min(s.k, int(r.ranking.count[s.query]))
+        if not (np.asarray(r.ranking.scores[s.query, :k]) == 1.0).any():
+            return ""
+        at_one = tied_at_one(r.scores, s.query)
+        if not len(at_one):
+            return ""
+        ids = s.dataset.corpus.ids
+        judged = s.judgments is not None and bool(s.judgments.judged_mask[s.query])
+        # trec_eval's first of them: the greatest id in code-point order, as rank names it
+        first = max(ids[int(d)] for d in r.scores.docs[at_one]) if judged else None
+        return f"{len(at_one)} results tied at 1 (clamped): {shown_order(s.model, first)}"
 
     def _fit_notes(self) -> None:
         """The notes as wide as they need, up to half the line: the query's text the rest."""

@@ -119,7 +119,7 @@ class VaultSearchModel(Model):
     # them in trec_eval's tie order (`pipeline._evaluate_ranking`), and obsidian-mcp sorts by
     # score with a stable sort (REFERENCE.md §5: "sort stable by score"), so it keeps them in
     # the order it met them, which neither spec gives (r52 dr7 4: not said to be a directory
-    # listing); `cli.clamp_ties` says all three apart (rv2 1)
+    # listing); `core.clamp_ties` says all three apart (rv2 1)
     clamp_tie_order = "file path"
     clamp_tie_original = ("obsidian-mcp keeps tied notes in the order it meets them (a stable "
                           "sort by score)")
