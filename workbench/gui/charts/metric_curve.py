@@ -26,8 +26,16 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QSizePolicy, QWidget
+from PySide6.QtCore import QObject, QRunnable, QSize, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QPaintEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
+    QWidget,
+)
 
 from workbench.core import selection_figures
 from workbench.core.data import Dataset
@@ -201,6 +209,33 @@ def figure_mean(name: str, result: Any, dataset: Dataset | None,
     return figure_mean_over(name, result, chars, turn)
 
 
+class _ParamBox(QComboBox):
+    """The parameter picker: as wide as its current item where the header has room (up to
+    its maximum width), down to 12 characters where it has not, its text elided with "…"
+    there (Qt's own label cut "Staleness: days inac" with no sign of more)."""
+
+    def sizeHint(self) -> QSize:  # Qt override
+        hint = super().sizeHint()
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        text = self.fontMetrics().horizontalAdvance(self.currentText())
+        whole = self.style().sizeFromContents(QStyle.ContentsType.CT_ComboBox, opt,
+                                              QSize(text, hint.height()), self)
+        hint.setWidth(max(hint.width(), min(whole.width(), self.maximumWidth())))
+        return hint
+
+    def paintEvent(self, _event: QPaintEvent) -> None:  # Qt override
+        painter = QStylePainter(self)
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        room = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                           QStyle.SubControl.SC_ComboBoxEditField, self)
+        opt.currentText = self.fontMetrics().elidedText(
+            opt.currentText, Qt.TextElideMode.ElideRight, room.width())
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
+
+
 class _Relay(QObject):
     done = Signal(int, object)
 
@@ -252,7 +287,7 @@ class MetricCurve(ChartPanel):
         self.header.insertWidget(2, self.metric_box)
         # which parameter is swept, in sight: it had followed the last slider moved with no
         # picker and no word, starting on memories' Base: ultra-short, no key one (rA 5)
-        self.param_box = QComboBox()
+        self.param_box = _ParamBox()
         self.param_box.setToolTip(PARAM_TIP)
         self.param_box.setMaximumWidth(260)
         # it shrinks and elides, never setting the window's least width: sized to its longest
@@ -473,6 +508,7 @@ class MetricCurve(ChartPanel):
     def _tip_param(self) -> None:
         """The box's tooltip, led by the whole name of the one swept (the box elides it)."""
         text = self.param_box.currentText()
+        self.param_box.updateGeometry()  # its size hint is its current item's width
         self.param_box.setToolTip(f"{text}\n\n{PARAM_TIP}" if text else PARAM_TIP)
 
     def _on_param_picked(self, *_: object) -> None:
