@@ -420,7 +420,9 @@ class RankedTable(QWidget):
         ties = self._clamp_ties()
         if ties:
             said = ties.split(":", 1)[0]
-            rich.append(f"<span style='color:#57606a'>{esc(said)} ⓘ</span>")
+            # "ⓘ" (more in the tooltip) where the font has it, as the parameter panel: a box
+            info = " ⓘ" if self.notes.fontMetrics().inFontUcs4(0x24D8) else ""
+            rich.append(f"<span style='color:#57606a'>{esc(said)}{info}</span>")
             plain.append(said)
             tip = "\n\n".join(t for t in (tip, ties) if t)
         self.notes.set_texts(" &nbsp; ".join(rich), " · ".join(plain), tip)
