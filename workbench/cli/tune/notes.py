@@ -103,8 +103,8 @@ def _clamp_tie_note(model: Any, evaluator: Any, kept: Any, metric: str) -> str:
     figures above read there: said as sweep and compare say it of their values
     (`clamp_ties`; dC 2: tune kept vault-search's w_position 0.96 through such a tie,
     unsaid); "" for a model without a clamp tie order, or where no such tie is."""
-    from workbench.cli.clamp_ties import TREC_TIES, tie_order, tie_queries
     from workbench.cli.evaluate.sweep import cut_text
+    from workbench.core.clamp_ties import TREC_TIES, tie_order, tie_queries
     from workbench.core.tuning.data import dataset_nouns
 
     order = tie_order(model)
