@@ -50,3 +50,27 @@ def test_a_score_past_one_prints_to_the_windows_places(
     assert rows[0][1] == "d030"
     assert (rows[0][-3], rows[0][-1]) == ("2.343", "2.343")
     assert all(len(r[-1].partition(".")[2]) == 3 for r in rows)
+
+
+def test_whole_scores_print_their_contributions_to_the_previews_places(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # rv53 dH 2: beside decision-memory's whole 65, lexical 52.157266 and rounding −0.157266
+    # (rank --format json) had printed 52.1573 and -0.1573 where the window's preview writes
+    # "lexical 52.16 … rounding −0.16" (two places beside a score of 10 to 99); the score
+    # itself and the whole terms stay whole
+    assert main(["rank", str(DECISIONS), "-m", "decision-memory", "--query-id", "turn-1",
+                 "--top", "3"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    assert [(r[1], r[-8], r[-7], r[-6], r[-1]) for r in rows] == [
+        ("qm-011", "65", "52.16", "6", "-0.16"), ("qm-014", "41", "32.50", "6", "0.50")]
+
+
+def test_fractional_scores_print_every_row_to_the_windows_places(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # bm25 2.342562, 2.309913, 2.302268 (rank --format json): four significant digits of the
+    # largest, 3 places, for the score and its one term alike
+    assert main(["rank", str(TEA), "-m", "bm25", "--query-id", "q01", "--top", "3"]) == 0
+    rows = _rows(capsys.readouterr().out)
+    # score and bm25, the two decimal cells of each row (rel, where given, is whole)
+    assert [(r[1], *[c for c in r[2:] if "." in c]) for r in rows] == [
+        ("d030", "2.343", "2.343"), ("d148", "2.310", "2.310"), ("d146", "2.302", "2.302")]

@@ -286,10 +286,17 @@ def cmd_rank(args: argparse.Namespace) -> int:
     # to the window's places, about four significant digits of the largest (bm25's 2.343, as
     # the ranked table shows it, not 2.3426: rv2 3), and the contributions beside them that
     # add up to them to the same places, as the window's preview writes them
-    places = score_decimals([float(r["score"]) for r in rows],
-                            every=_model_scores(pipe, data, params))
+    every = _model_scores(pipe, data, params)
+    places = score_decimals([float(r["score"]) for r in rows], every=every)
     whole = places == 0
-    term_places = 4 if whole else places  # a term that is not whole beside whole scores
+    # the contributions to the places the window's preview writes them with (its
+    # `score_decimals` over the score and its terms): a term that is not whole beside whole
+    # scores to about four significant digits of the largest score, decision-memory's lexical
+    # 52.16 beside 65, as the preview reads (rv53 dH 2: it had printed 52.1573); the score
+    # column stays whole
+    term_places = score_decimals([float(r["score"]) for r in rows],
+                                 [float(v) for r in rows for v in r["contributions"].values()],
+                                 every)
     # rn 13: a signal that prints as 0 in every row shown (codeledger's mention, fail_prior…)
     # said in one line under the table instead of a column of zeros
     zero = [s for s in signals
