@@ -48,7 +48,7 @@ def test_sweep_says_a_clamp_tie_at_the_best_value(
     assert main(["sweep", str(_vault(tmp_path)), "-m", "vault-search", "-s", "w_position",
                  "--values", "0.3,1", "--metrics", "ndcg@10"]) == 0
     said = _said(capsys)
-    assert ("note: at w_position = 1.0 (best), on 1 of the 2 judged queries results "
+    assert ("note: at w_position = 1.0 (best), on 1 of the 2 judged queries (q1), results "
             "tied at 1 (clamped) take places within the first 10, where ndcg@10 reads them by "
             "document id descending (trec_eval's tie order, as eval --run writes them), not a "
             f"score's; {ORDER}") in said
@@ -67,8 +67,8 @@ def test_compare_says_a_clamp_tie_of_a_configuration(
     assert main(["compare", str(_vault(tmp_path)), "-m", "vault-search", "--defaults",
                  "-p", "w_position=1", "--movers", "0", "--metrics", "ndcg@10"]) == 0
     said = _said(capsys)
-    assert ("note: w_position=1 on 1 of the 2 judged queries: results tied at 1 (clamped) take "
-            "places within the first 10, where ndcg@10 reads them by document id descending "
+    assert ("note: w_position=1 on 1 of the 2 judged queries (q1): results tied at 1 (clamped) "
+            "take places within the first 10, where ndcg@10 reads them by document id descending "
             "(trec_eval's tie order, as eval --run writes them), not a score's; "
             f"{ORDER}") in said
     assert said.count("tied at 1") == 1  # the defaults': no tie
@@ -137,3 +137,41 @@ def test_tune_on_the_vault_sample_says_the_tie_compare_says(
     assert "kept trial 9 (ndcg@10 0.7414)" in said
     assert ("note: at the kept values, on 1 of the 25 judged queries results tied at 1 "
             "(clamped) take places within the first 10, where ndcg@10 reads them") in said
+
+
+def _many(tmp_path: Path) -> Path:
+    """`_vault` with q1's query "budget" asked five times more (b1 … b5, each judging z.md
+    relevant): at w_position = 1 six judged queries tie a/b.md and z.md at 1, q2 none."""
+    root = _vault(tmp_path)
+    more = [f"b{i}" for i in range(1, 6)]
+    with (root / "queries.jsonl").open("a", encoding="utf-8") as f:
+        f.writelines(f'{{"_id": "{q}", "text": "budget"}}\n' for q in more)
+    with (root / "qrels" / "test.tsv").open("a", encoding="utf-8") as f:
+        f.writelines(f"{q}\tz.md\t1\n" for q in more)
+    return root
+
+
+def test_sweep_and_compare_name_the_first_three_tied_queries(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv53 dH 6: the notes gave a count alone, not which queries to look at with rank
+    vault = _many(tmp_path)
+    assert main(["sweep", str(vault), "-m", "vault-search", "-s", "w_position",
+                 "--values", "0.3,1", "--metrics", "ndcg@10"]) == 0
+    assert ("on 6 of the 7 judged queries (q1, b1, b2 and 3 more), results tied at 1"
+            in _said(capsys))
+    assert main(["compare", str(vault), "-m", "vault-search", "--defaults",
+                 "-p", "w_position=1", "--movers", "0", "--metrics", "ndcg@10"]) == 0
+    assert ("note: w_position=1 on 6 of the 7 judged queries (q1, b1, b2 and 3 more): results "
+            "tied at 1" in _said(capsys))
+
+
+def test_compare_names_each_configurations_tied_queries(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    vault = _many(tmp_path)
+    (tmp_path / "one.toml").write_text("w_position = 1\n", encoding="utf-8")
+    (tmp_path / "near.toml").write_text("w_position = 0.9\n", encoding="utf-8")
+    assert main(["compare", str(vault), "-m", "vault-search", "-c", str(tmp_path / "one.toml"),
+                 "-c", str(tmp_path / "near.toml"), "--movers", "0",
+                 "--metrics", "ndcg@10"]) == 0
+    assert ("note: one on 6 (q1, b1, b2 and 3 more), near on 6 (q1, b1, b2 and 3 more) of the "
+            "7 judged queries: results tied at 1" in _said(capsys))

@@ -578,26 +578,31 @@ def clamp_tie_lines(comp: Any) -> list[str]:
     what orders them, as rank and sweep say it (the best weights often win through such ties,
     and obsidian-mcp may order them otherwise)."""
     from workbench.cli.evaluate.sweep import cut_text
-    from workbench.core.clamp_ties import TREC_TIES, tie_order, tie_queries
+    from workbench.core.clamp_ties import TREC_TIES, named_queries, tie_order, tie_queries
     from workbench.report.text.compared import nouns
 
     if not comp.metrics:
         return []
     cut, within = cut_text(comp.metrics[0])
     counted = comp.counted
-    by_order: dict[str, list[str]] = {}
+    ids = [q.id for q in comp.dataset.queries]
+    by_order: dict[str, list[tuple[str, str]]] = {}
     for i, config in enumerate(comp.configs):
         order = tie_order(comp.model_of(i))
         if not order:
             continue
-        found = int(tie_queries(comp.results[i], cut, counted).sum())
-        if found:
-            by_order.setdefault(order, []).append(f"{config.name} on {found:,}")
+        found = tie_queries(comp.results[i], cut, counted)
+        if found.any():  # which queries too, to look at with rank --query-id (rv53 dH 6)
+            by_order.setdefault(order, []).append(
+                (f"{config.name} on {int(found.sum()):,}", named_queries(ids, found)))
     _, queries = nouns(comp)
     noun = f"judged {queries}" if comp.dataset.qrels else queries
-    return [f"{', '.join(names)} of the {int(counted.sum()):,} {noun}: results tied at 1 "
-            f"(clamped) take places {within}, {TREC_TIES.format(comp.metrics[0])}{order}"
-            for order, names in by_order.items()]
+    of = f"of the {int(counted.sum()):,} {noun}"
+    return [(f"{named[0][0]} {of} ({named[0][1]})" if len(named) == 1 else
+             f"{', '.join(f'{n} ({w})' for n, w in named)} {of}")
+            + f": results tied at 1 (clamped) take places {within}, "
+            f"{TREC_TIES.format(comp.metrics[0])}{order}"
+            for order, named in by_order.items()]
 
 
 def shipped_lines(comp: Any) -> list[str]:

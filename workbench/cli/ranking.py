@@ -396,11 +396,11 @@ def _clamp_tie_note(pipe: Any, rows: list[dict[str, Any]]) -> str:
     ids = pipe.dataset.corpus.ids
     # trec_eval's first of them: the greatest id in code-point order (`metrics.name_ranks`)
     judged = bool((pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id))
-    order = shown_order(pipe.model, max(ids[int(d)] for d in scores.docs[at_one])
-                        if judged else None)
+    first = max(ids[int(d)] for d in scores.docs[at_one]) if judged else None
     if shown == len(at_one):
-        return f"{shown} results tied at 1 (clamped): {order}"
-    return f"{shown} of {len(at_one)} results tied at 1 (clamped) shown: {order}"
+        return f"{shown} results tied at 1 (clamped): {shown_order(pipe.model, first)}"
+    order = shown_order(pipe.model, first, "they are ordered")  # not "shown: shown by"
+    return f"{shown} of {len(at_one)} results tied at 1 (clamped) shown; {order}"
 
 
 TITLE_WIDEST = 40  # a title clipped to this, and where the table is too wide to its width

@@ -6,6 +6,7 @@ tie orders the results within a cut-off."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -31,19 +32,30 @@ def tie_order(model: Any) -> str:
             f"{getattr(model, 'clamp_tie_original', '')}, which may be neither")
 
 
-def shown_order(model: Any, metric_first: str | None) -> str:
+def shown_order(model: Any, metric_first: str | None, lead: str = "shown") -> str:
     """`rank`'s words for the order of one query's results tied at 1 (clamped): by the model's
-    order as shown, and, where the query is judged (`metric_first` given: the id trec_eval
-    reads first among them), by document id descending in the metrics beside it, naming which
-    result that puts first; how the original system orders them."""
+    order as shown (`lead` before "by": "they are ordered" after a count of them shown, not a
+    second "shown": rv53 dH 6), and, where the query is judged (`metric_first` given: the id
+    trec_eval reads first among them), by document id descending in the metrics beside it,
+    naming which result that puts first; how the original system orders them."""
     own = str(getattr(model, "clamp_tie_order", ""))
     original = str(getattr(model, "clamp_tie_original", ""))
-    shown = f"shown by {own} (the model's order), not by a score; "
+    shown = f"{lead} by {own} (the model's order), not by a score; "
     if metric_first is None:
         return f"{shown}{original}, which may not be this one"
     return (f"{shown}the metrics read them by document id descending, as trec_eval reads a run "
             f"file and eval --run writes it ({metric_first} first), and this query's metrics "
             f"count that order; {original}, which may be neither")
+
+
+def named_queries(ids: Sequence[str], found: NDArray[np.bool_], most: int = 3) -> str:
+    """The ids of the queries `found` marks, the first `most` of them in the data's order and
+    "and N more" after: "v24", "v03, v11, v24 and 2 more", so that a sweep's or compare's note
+    says which queries to look at with `rank --query-id` (rv53 dH 6)."""
+    which = [ids[int(q)] for q in np.flatnonzero(found)]
+    if len(which) <= most:
+        return ", ".join(which)
+    return f"{', '.join(which[:most])} and {len(which) - most} more"
 
 
 def tied_at_one(scores: Any, q: int) -> NDArray[np.int64]:

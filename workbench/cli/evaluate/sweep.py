@@ -30,7 +30,7 @@ from workbench.cli.evaluate.sweep_best import _against_in_use, _best, _best_line
 from workbench.cli.evaluate.sweep_output import _figures_only, _sweep_out, _sweep_text
 from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep, row_label
 from workbench.cli.output import check_outputs_apart, input_files, write_outputs
-from workbench.core.clamp_ties import TREC_TIES, tie_order
+from workbench.core.clamp_ties import TREC_TIES, named_queries, tie_order
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.params import value_text
@@ -226,11 +226,14 @@ def _tie_note(name: str, points: Any, best: list[int], metric: str, ties: list[A
     many = dataset_nouns(pipe.dataset)[1]
     judged = (int(pipe.judgments.judged_mask.sum()) if pipe.judgments is not None
               else len(pipe.dataset.queries))
-    most = max(int(ties[i].sum()) for i in at)
+    widest = max(at, key=lambda i: int(ties[i].sum()))  # its queries named (rv53 dH 6)
+    most = int(ties[widest].sum())
+    which = named_queries([q.id for q in pipe.dataset.queries], ties[widest])
     values = ", ".join(row_label(param, points[i][0]) for i in at)
     _, k = cut_text(metric)
     return (f"note: at {name} = {values} (best), on {'up to ' if len(at) > 1 else ''}{most} "
-            f"of the {judged:,} judged {many} results tied at 1 (clamped) take places {k}, "
+            f"of the {judged:,} judged {many} ({which}), results tied at 1 (clamped) take "
+            f"places {k}, "
             f"{TREC_TIES.format(metric)}{tie_order(model)}")
 
 
