@@ -110,8 +110,8 @@ def test_tune_says_a_clamp_tie_at_the_kept_values(
                  "--range", "w_position=0.9:1", "--folds", "0", "--trials", "4", "--pick",
                  "best", "--metric", "ndcg@10", "--storage", str(tmp_path / "s.db")]) == 0
     said = _said(capsys)
-    assert ("note: at the kept values, on 1 of the 2 judged queries results tied at 1 (clamped) "
-            "take places within the first 10, where ndcg@10 reads them by document id "
+    assert ("note: at the kept values, on 1 of the 2 judged queries (q1) results tied at 1 "
+            "(clamped) take places within the first 10, where ndcg@10 reads them by document id "
             "descending (trec_eval's tie order, as eval --run writes them), not a score's; "
             f"{ORDER}") in said
     assert said.count("tied at 1") == 1
@@ -135,7 +135,7 @@ def test_tune_on_the_vault_sample_says_the_tie_compare_says(
                  "--storage", str(tmp_path / "s.db")]) == 0
     said = _said(capsys)
     assert "kept trial 9 (ndcg@10 0.7414)" in said
-    assert ("note: at the kept values, on 1 of the 25 judged queries results tied at 1 "
+    assert ("note: at the kept values, on 1 of the 25 judged queries (v24) results tied at 1 "
             "(clamped) take places within the first 10, where ndcg@10 reads them") in said
 
 

@@ -104,7 +104,7 @@ def _clamp_tie_note(model: Any, evaluator: Any, kept: Any, metric: str) -> str:
     (`clamp_ties`; dC 2: tune kept vault-search's w_position 0.96 through such a tie,
     unsaid); "" for a model without a clamp tie order, or where no such tie is."""
     from workbench.cli.evaluate.sweep import cut_text
-    from workbench.core.clamp_ties import TREC_TIES, tie_order, tie_queries
+    from workbench.core.clamp_ties import TREC_TIES, named_queries, tie_order, tie_queries
     from workbench.core.tuning.data import dataset_nouns
 
     order = tie_order(model)
@@ -112,11 +112,15 @@ def _clamp_tie_note(model: Any, evaluator: Any, kept: Any, metric: str) -> str:
         return ""
     cut, within = cut_text(metric)
     counted = evaluator.counted()
-    found = int(tie_queries(evaluator.run(kept), cut, counted).sum())
+    tied = tie_queries(evaluator.run(kept), cut, counted)
+    found = int(tied.sum())
     if not found:
         return ""
     many = dataset_nouns(evaluator.dataset)[1]
     noun = f"judged {many}" if evaluator.dataset.qrels else many
+    # the queries named, as sweep and compare name them (rv53 dH 6)
+    which = named_queries([q.id for q in evaluator.dataset.queries], tied)
     return (f"note: at the kept values, on {found:,} of the {int(counted.sum()):,} {noun} "
+            f"({which}) "
             f"results tied at 1 (clamped) take places {within}, {TREC_TIES.format(metric)}"
             f"{order}")
