@@ -91,8 +91,9 @@ def test_a_metric_other_than_the_first_card_s_is_said_beside_the_combo(
     assert combo_metric(s.objective) == "bundle_recall"
     note = s.objective_note
     assert note.isVisible()
-    assert note.text() == ("bundle recall: what CodeLedger selects its bundle for; the cards "
-                           "lead with nDCG@10")
+    assert note.text() == "tunes bundle recall, not the first card's nDCG@10"
+    assert note.height() <= note.fontMetrics().height() + 4  # one line (dD 2)
+    assert note.toolTip().startswith("bundle recall: what CodeLedger selects its bundle for.")
     assert "not on nDCG@10, the first metric card's metric" in s.objective.toolTip()
     assert label(panel, "Metric").toolTip() == s.objective.toolTip() == note.toolTip()
     # the first card's metric chosen: nothing to say
@@ -103,7 +104,7 @@ def test_a_metric_other_than_the_first_card_s_is_said_beside_the_combo(
     qtbot.wait(20)
     assert window.metrics.cards[0].name.text() == "nDCG@5"
     assert select_metric(s.objective, "mrr@5")
-    assert note.isVisible() and note.text() == "tunes MRR@5; the cards lead with nDCG@5"
+    assert note.isVisible() and note.text() == "tunes MRR@5, not the first card's nDCG@5"
 
 
 def test_the_first_card_s_metric_by_default_says_nothing(qtbot: QtBot,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, Qt, Signal
+from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QStyle,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -31,6 +32,7 @@ from workbench.core.formats import dataset_splits, split_overlap
 from workbench.core.session import TuningSession
 from workbench.report.text.meanings import metric_meaning
 
+from .elided import elide_words
 from .metric_names import combo_metric, fill_metric_combo, metric_label
 from .tune_params import MUTED, ParamChecklist
 
@@ -38,9 +40,10 @@ APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
 ERROR = "color:#c0392b"
 FORM_WIDTH = 440  # px: the column's fields, the scroll bar beside them
-# px of the parameters' column kept however long the status line grows: two rows, so that the
-# form fits a chart tab's height at 1,280 × 800 (rn 3)
-COLUMN_LEAST = 48
+# px of the parameters' column kept however long the status line grows: its two rows whole,
+# Sampler and Keep (48 had cut Keep's 3 px, dD 1); the tab scrolls where the form is higher
+COLUMN_LEAST = 52
+PARAM_ROW = 20  # px of a parameter's row seen for it to count as in sight (`params_out_of_sight`)
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
 
@@ -92,6 +95,53 @@ KIND_TIP = "per study (each fold has its own), or seconds in all"
 BUDGET_NOTE_TIP = ("A study continues from the trials its storage holds: Start adds only "
                    "what the budget lacks. The storage is opened at Start, not before: until "
                    "a run in this window, the line says \"up to\".")
+
+
+class PlanLine(QLabel):
+    """The line under Start: one line, elided at the right, the whole said in its tooltip
+    before what a study is; wrapped where it says why Start cannot run (a reason is read in
+    full). Its `text()` is the whole line. Two lines had cost the parameters' column 16 px
+    of a chart tab's height, leaving it only the Sampler and Keep rows (dD 4)."""
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        hint = super().minimumSizeHint()
+        if not self.wordWrap():  # its width is the form's, whatever the text's
+            hint.setWidth(0)
+        return hint
+
+    def sizeHint(self) -> QSize:  # Qt override
+        hint = super().sizeHint()
+        if not self.wordWrap():
+            hint.setWidth(0)
+        return hint
+
+    def elided(self) -> bool:
+        """Whether the line shows less than its text."""
+        return (not self.wordWrap()
+                and self.fontMetrics().horizontalAdvance(self.text()) > self.width())
+
+    def shown_text(self) -> str:
+        """The text as it reads on screen (elided or whole)."""
+        if not self.elided():
+            return self.text()
+        return elide_words(self.text(), self.fontMetrics(), self.width())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        if not self.elided():
+            super().paintEvent(event)
+            return
+        painter = QPainter(self)
+        self.style().drawItemText(painter, self.contentsRect(),
+                                  int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                                  self.palette(), self.isEnabled(), self.shown_text(),
+                                  QPalette.ColorRole.WindowText)
+
+    def event(self, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ToolTip and self.elided():
+            assert isinstance(event, QHelpEvent)
+            QToolTip.showText(event.globalPos(), f"{self.text()}\n\n{self.toolTip()}", self)
+            return True
+        return super().event(event)
 
 
 class TrainingSplit(NamedTuple):
@@ -229,9 +279,8 @@ class TuneSettings(QWidget):
                                   "settings, so the movers and metrics show what tuning changed")
         # what the budget comes to where k-fold runs a study per fold and one on all queries
         # (the form shows it beside Start)
-        self.budget_note = QLabel(self)
+        self.budget_note = PlanLine(self)
         self.budget_note.setStyleSheet(MUTED)
-        self.budget_note.setWordWrap(True)
         # "up to" said in full here: a second line under Start had cost the parameters
         # 16 px at 1,024 × 768
         self.budget_note.setToolTip(BUDGET_NOTE_TIP)  # with what a study is (`set_task_set`)
@@ -350,12 +399,13 @@ class TuneSettings(QWidget):
         differs = bool(objective) and bool(head) and objective != head
         text = tip = ""
         if differs:
+            # one line at the column's width, the why in the tooltip: two had clipped the note
+            # and cut the Keep row once k-fold's plan line showed too (dD 2)
             why = OBJECTIVE_WHY.get(objective, "")
-            text = (f"{metric_label(objective)}: {why}; the cards lead with "
-                    f"{metric_label(head)}" if why else
-                    f"tunes {metric_label(objective)}; the cards lead with {metric_label(head)}")
+            text = f"tunes {metric_label(objective)}, not the first card's {metric_label(head)}"
             meaning = metric_meaning(objective)
-            tip = (f"The run scores each trial on {metric_label(objective)}"
+            tip = ((f"{metric_label(objective)}: {why}. " if why else "")
+                   + f"The run scores each trial on {metric_label(objective)}"
                    + (f" ({meaning.removesuffix(' (higher is better)')})" if meaning else "")
                    + f", not on {metric_label(head)}, the first metric card's metric and the "
                    "one the comparison with a baseline is judged on: Apply best may lower "
@@ -431,6 +481,7 @@ class TuneSettings(QWidget):
                                   stored=stored, grid=self.grid, running=self.running,
                                   nouns=self.nouns)
         self.budget_note.setStyleSheet(ERROR if why else MUTED)
+        self.budget_note.setWordWrap(bool(why))  # a reason read whole; else one line
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))
 
@@ -510,7 +561,7 @@ class TuneForm(QWidget):
         # Start above them); their right edge where the column's fields end, by its bar
         top = QVBoxLayout()
         top.setContentsMargins(0, 0, bar, 0)
-        top.setSpacing(4)
+        top.setSpacing(3)  # with the column's least, code-repo's k-fold form in a chart tab (dD 2)
         outer.addLayout(top)
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start", self)
@@ -529,6 +580,10 @@ class TuneForm(QWidget):
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(10)
         top.addWidget(self.progress)
+        # shown from a run's first step: empty, its 14 px had made the tab scroll on code-repo
+        # with k-fold's plan line and the metric's note (dD 2)
+        self.progress.hide()
+        self.progress.valueChanged.connect(lambda *_: self.progress.show())
         self.status = QLabel("", self)
         self.status.setWordWrap(True)
         self.status.setStyleSheet(MUTED)
@@ -545,13 +600,13 @@ class TuneForm(QWidget):
         self.column.setWidget(body)
         col = QVBoxLayout(body)
         col.setContentsMargins(0, 0, 0, 0)
-        col.setSpacing(4)
+        col.setSpacing(2)  # the title whole under Keep in a chart tab's height (dD 4)
         col.addWidget(self.settings.more)
-        col.addSpacing(4)
-        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
-                       "(range: low, high)</span>", body)
-        title.setStyleSheet("font-weight: 600;")
-        col.addWidget(title)
+        # where the column shows no parameter row (a chart tab's height after a click on the
+        # tab), its title says how many are ticked below and where more room is (dD 4)
+        self.title = QLabel(body)
+        self.title.setStyleSheet("font-weight: 600;")
+        col.addWidget(self.title)
         # what the target system cannot take as a setting: a gain tuned from it does not ship
         ship = QHBoxLayout()
         self.ship_note = QLabel("", body)
@@ -571,6 +626,34 @@ class TuneForm(QWidget):
         self.target = ""
         col.addWidget(self.checklist, 1)
         self.settings.objective_changed.connect(self._on_objective)
+        self.checklist.changed.connect(self._say_title)
+        self.column.verticalScrollBar().valueChanged.connect(self._say_title)
+        self.column.viewport().installEventFilter(self)
+        self._say_title()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.column.viewport() and event.type() == QEvent.Type.Resize:
+            self._say_title()
+        return super().eventFilter(watched, event)
+
+    def params_out_of_sight(self) -> bool:
+        """Whether the column shows none of the parameters' rows (only its settings)."""
+        checklist, viewport = self.checklist, self.column.viewport()
+        top = checklist.mapTo(viewport, QPoint(0, 0)).y()
+        return bool(checklist.rows) and top + PARAM_ROW > viewport.height()
+
+    def _say_title(self, *_: object) -> None:
+        muted = "<span style='font-weight:400; color:#57606a'>"
+        if self.params_out_of_sight():
+            n, ticked = len(self.checklist.rows), len(self.checklist.names())
+            self.title.setText(f"Parameters to tune {muted}{ticked} of {n} ticked, below ▾ · "
+                               "Ctrl+T: more room</span>")
+            self.title.setToolTip("The parameters are listed under this line: scroll the "
+                                  "column, or Tools ▸ Tune… (Ctrl+T) gives the tab more of "
+                                  "the window's height.")
+        else:
+            self.title.setText(f"Parameters to tune {muted}(range: low, high)</span>")
+            self.title.setToolTip("")
 
     def _on_objective(self, objective: str) -> None:
         self.checklist.set_objective(objective)
@@ -609,3 +692,13 @@ class TuneForm(QWidget):
 
     def hasHeightForWidth(self) -> bool:  # Qt override
         return False
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        """As high as its rows take at its fixed width, wrapped lines counted: a status line
+        wrapped to three lines had squeezed the Metric, Budget and Storage rows to 11 px, text
+        cut in half, where the tab scrolls instead (dD 1, 2)."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is not None:
+            hint.setHeight(max(hint.height(), layout.minimumHeightForWidth(self.width())))
+        return hint

@@ -26,6 +26,14 @@ class TuneRoomMixin(ActionsState):
         charts.setCurrentWidget(panel)
         self._room_for_tune()
 
+    def room_for_run(self) -> None:
+        """A run started on the Tune tab takes the room Tools ▸ Tune… takes: its status line
+        and the result need it (dD 1: after a run from a tab click the settings rows had been
+        squeezed to 11 px, the tab scrolling beside the charts' and the result's bars)."""
+        panel = self.w.charts.panels.get("TunePanel")
+        if panel is not None and self.w.charts.currentWidget() is panel:
+            self._room_for_tune()
+
     def _on_tab(self, _index: int) -> None:
         """Another tab, or a Tune tab folded to its reason, gives back the room Tools ▸
         Tune… took, where nobody moved the splitter since (the ranked table had stayed 2
@@ -73,3 +81,7 @@ class TuneRoomMixin(ActionsState):
         if room > bottom:
             self.w.v_split.setSizes([top + bottom - room, room])
             self._tune_room = ([top, bottom], self.w.v_split.sizes())
+            # the selected query kept in view in the lower list (rn 3)
+            view = self.w.queries.view
+            if view.currentIndex().isValid():
+                view.scrollTo(view.currentIndex())
