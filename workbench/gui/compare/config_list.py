@@ -136,9 +136,14 @@ class ConfigurationList(QWidget):
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
         s = session
-        # the configurations this list deleted, until Edit ▸ Undo brings one back: then the
-        # status line says so (it had gone on saying "deleted …" after the undo: r53 4)
-        self._deleted: list[tuple[SavedConfiguration, bool]] = []  # (it, back)
+        # the configurations this list deleted: Edit ▸ Undo bringing one back is said (the
+        # status line had gone on saying "deleted …" after the undo: r53 4)
+        self._deleted: list[SavedConfiguration] = []
+        # the names listed and the step Redo would take at the last change of the list: an
+        # undo of a delete is a name new to the list with Redo now deleting it (rv2 3: any
+        # twin of a deleted one's values, saved by hand, had been said as restored)
+        self._names_seen = set(s.configurations.names)
+        self._redo_seen = s.redo_name
         subscribe_many(self, [(s.configurations.changed, self.refresh),
                               (s.configurations.changed, self._say_restored),
                               (s.baseline_changed, self.refresh),
@@ -407,22 +412,31 @@ class ConfigurationList(QWidget):
         if saved.tuned_on is not None:
             what.append("a tuning run's result")
         s.remove_configuration(name)
-        self._deleted.append((saved, False))
+        self._deleted.append(saved)
         # its tick kept by name: Edit ▸ Undo brings the row back as it was (a deleted name
         # is listed nowhere meanwhile)
         self.message.emit(f"deleted {name!r} ({'; '.join(what)}): Edit \u25b8 Undo (Ctrl+Z) "
                           "brings it back")
 
     def _say_restored(self, *_: object) -> None:
-        """A configuration this list deleted is back (Edit ▸ Undo, after each Redo too): said,
-        under the name it came back as (a free one, where one saved since took its own)."""
-        for j, (saved, was_back) in enumerate(self._deleted):
-            back = next((c.name for c in self.session.configurations
-                         if replace(c, name=saved.name) == saved), None)
-            self._deleted[j] = (saved, back is not None)
-            if back is not None and not was_back:
-                self.message.emit(f"restored configuration {back!r}: Edit \u25b8 Undo "
-                                  "brought it back")
+        """Said where Edit ▸ Undo took back a delete made in this list (again after each
+        Redo), under the name it came back as (a free one, where one saved since took its
+        own). Only the undo step itself: the name is new to the list and Redo has just become
+        "delete" of it, where it was not "save" of it (that is a Redo of its save); a
+        configuration saved by hand with a deleted one's values is no undo (rv2 3)."""
+        s = self.session
+        names, redo = set(s.configurations.names), s.redo_name
+        new, was_redo = names - self._names_seen, self._redo_seen
+        self._names_seen, self._redo_seen = names, redo
+        if len(new) != 1 or redo == was_redo:
+            return
+        back = new.pop()
+        if redo != _step_words("delete", back) or was_redo == _step_words("save", back):
+            return
+        came = s.configurations.get(back)
+        if any(replace(came, name=saved.name) == saved for saved in self._deleted):
+            self.message.emit(f"restored configuration {back!r}: Edit \u25b8 Undo "
+                              "brought it back")
 
     def import_toml(self, path: str | Path) -> bool:
         s = self.session
@@ -544,3 +558,9 @@ class ConfigurationList(QWidget):
             if item.data(Qt.ItemDataRole.UserRole) == name:
                 self.list.setCurrentItem(item)
                 return
+
+
+def _step_words(verb: str, name: str) -> str:
+    """How the session names an undo step on `name` (`TuningSession.undo_name`, the words
+    Edit ▸ Undo and Redo show): "delete “x”"."""
+    return f"{verb} \u201c{name}\u201d"
