@@ -318,6 +318,7 @@ class CompareWindow(QWidget):
         self.query_label = QLabel("", self)
         self.query_label.setWordWrap(True)
         self.query_label.setTextFormat(Qt.TextFormat.PlainText)
+        self._query_line = ""  # its whole text (shown elided where room is short: `_make_room`)
         self.lines = RankLines(self)
         self.lines.doc_selected.connect(self._on_doc)
         self.lines.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # for presentation mode's keys
@@ -370,6 +371,9 @@ class CompareWindow(QWidget):
         self.table_note.setObjectName("tableNote")
         self.table_note.setStyleSheet(NOTE_STYLE.format(""))
         self.table_note.hide()
+        # its lines whole, and short: the pairs' "Not tested: …" left to the tooltip where
+        # room is short (`_make_room`)
+        self._note_lines: tuple[list[str], list[str]] = ([], [])
         table_box = QWidget(self)
         tl = QVBoxLayout(table_box)
         tl.setContentsMargins(0, 0, 0, 0)
@@ -607,6 +611,7 @@ class CompareWindow(QWidget):
             trained_pair(comp, i) for i in range(1, len(comp.configs))) else [])]
         cautions = window_cautions(comp)
         shown = [*notes, *(short for short, _ in cautions)]
+        self._note_lines = (shown, [line.split(" Not tested: ")[0] for line in shown])
         self.table_note.setText("\n".join(shown))
         self.table_note.setToolTip("\n\n".join([*notes, *(whole for _, whole in cautions)])
                                    if cautions else "")
@@ -702,9 +707,11 @@ class CompareWindow(QWidget):
         self.task.cancel()
         self.comp = None
         self.say(why)
-        self.query_label.setText("")
+        self._query_line = ""
+        self._elide_query_line(False)
         # the old comparison's notes and boxes go with it (they had stayed on screen under
         # "check at least two configurations")
+        self._note_lines = ([], [])
         self.table_note.setText("")
         self.table_note.setToolTip("")
         self.table_note.hide()
@@ -896,8 +903,9 @@ class CompareWindow(QWidget):
         # the hint only while nothing is explained: beside the pane it wrapped the line to
         # three over the narrowed lists, a metric row cut at 1,280 × 800 (r52 dr5 2)
         hint = f" {EXPLAIN_HINT}" if self._explained is None else ""
-        self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
-                                 f"this query, {pair}: {change}.{hint}")
+        self._query_line = (f"{query.id}: {' '.join(query.text.split())}\n"
+                            f"this query, {pair}: {change}.{hint}")
+        self._elide_query_line(False)
         self._fit_lists()  # a query's line of another height: the legend kept whole
 
     def _follow_query(self, q: int) -> None:
@@ -1076,6 +1084,10 @@ class CompareWindow(QWidget):
         self.presenting = on
         self._present_fit = None
         self.lines.terse_key_inline = on  # a line more for the metric table (r53 1)
+        # the query line and the note whole while presenting: its type is fitted to them
+        # (`_make_room` is for the window outside Present)
+        self._shorten_note(False)
+        self._elide_query_line(False)
         self.controls.setVisible(not on)
         self._set_scale(self._presentation_scale() if on else 1.0)
         if on:
@@ -1283,6 +1295,7 @@ class CompareWindow(QWidget):
         total = sum(sizes)
         if total <= 0 or (self._rows_dragged and not self.presenting):
             return
+        self._make_room(total)
         need = self._lists_need()
         top = min(need, total - total // 3)
         if not self.presenting:
@@ -1293,6 +1306,50 @@ class CompareWindow(QWidget):
                 top = max(need, top - short)
         if top != sizes[0]:
             self.right_split.setSizes([top, total - top])
+
+    def _make_room(self, total: int) -> None:
+        """Outside Present, where the lists and every row of the metric table do not both fit
+        `total` px: the terse marks key beside the relevance legend (its own line went), then
+        the note above the table without its list of the pairs not tested (in its tooltip),
+        then the query line's two parts on one line each, elided, the whole in its tooltip;
+        each taken back where the room comes back. At 1,280 × 800 with a document explained, a
+        change line on two lines and the key on its own had cut 'bundle tokens' by 7 px,
+        eight configurations' last two rows by 16 and 37 (rv2 5; Present has the terse key
+        already and fits its type instead)."""
+        if self.presenting:
+            return
+        steps = (self._set_terse_key, self._shorten_note, self._elide_query_line)
+        for step in steps:
+            step(False)
+        for step in steps:
+            if self.comp is None or self._lists_need() + self._table_want() <= total:
+                return
+            step(True)
+
+    def _set_terse_key(self, on: bool) -> None:
+        if self.lines.terse_key_inline != on:
+            self.lines.terse_key_inline = on
+            self.lines.updateGeometry()
+            self.lines.update()
+
+    def _shorten_note(self, on: bool) -> None:
+        text = "\n".join(self._note_lines[1 if on else 0])
+        if self.table_note.text() != text:
+            self.table_note.setText(text)
+
+    def _elide_query_line(self, on: bool) -> None:
+        """The query line whole, or (`on`) its query and its change each on one line cut
+        with "…" at the label's width, the whole then in its tooltip."""
+        label, whole = self.query_label, self._query_line
+        shown = whole
+        room = label.contentsRect().width() - 2  # a hair under, so no line wraps
+        if on and room > 0:
+            fm = label.fontMetrics()
+            shown = "\n".join(fm.elidedText(part, Qt.TextElideMode.ElideRight, room)
+                              for part in whole.split("\n"))
+        if label.text() != shown:
+            label.setText(shown)
+        label.setToolTip(whole if shown != whole else "")
 
     def _lists_need(self) -> int:
         """The height the lists' pane needs: the query line, the space under it, the lists
