@@ -389,9 +389,17 @@ def test_nothing_injected_says_so_rather_than_0(qtbot: QtBot, decisions: TuningS
     margin_row = [k for k, _, _ in FIGURES[1]].index("margin")
     assert "no turn injected anything" in panel.tables[1].item(margin_row, 1).toolTip()
     assert panel.cell_texts(panel.ids)[0][0] == "no document injected"
+    # dG 3: the snippets' average had read a made-up "0.0" over no snippet at all
+    assert shown["snippet_mean"][0] == "—"
+    assert shown["snippet_mean"][1] not in ("—", "0.0")  # the baseline injected some
+    snippet_row = [k for k, _, _ in FIGURES[0]].index("snippet_mean")
+    assert "no snippet to average" in panel.tables[0].item(snippet_row, 1).toolTip()
+    # an empty turn injects no tokens: a real 0, not undefined
+    assert shown["tokens_per_turn"][0].split()[0] == "0"
     decisions.set_params({"inject_min_score": 8.0})
     decisions.recompute()
     assert panel.figure_texts()["margin"][0].startswith("36.29")
+    assert panel.figure_texts()["snippet_mean"][0][0].isdigit()
     assert panel.ids.rowCount() > 1 and panel.ids.columnSpan(0, 0) == 1
 
 

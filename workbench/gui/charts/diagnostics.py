@@ -55,10 +55,10 @@ from ._base import A_COLOR, INK, MUTED, OTHER, ChartPanel, make_plot
 from .diagnostics_figures import (
     FIGURES,
     MODEL_ID,
-    NO_MARGIN,
     ROW_HELP,
     SETTINGS,
     SLIDERS,
+    UNDEFINED,
     VERDICT_HELP,
     distribution,
     figure,
@@ -382,7 +382,7 @@ class InjectionDiagnostics(ChartPanel):
                     cell(fmt(figure(logged, key), dec) if logged else "", color=MUTED)]
                 for col, item in enumerate(figures, 1):
                     if item.text().startswith("—"):  # undefined: why, in its tooltip
-                        item.setToolTip(NO_MARGIN)
+                        item.setToolTip(UNDEFINED[key])
                     t.setItem(row, col, item)
             t.setColumnHidden(2, base is None)
             t.setColumnHidden(3, logged is None)

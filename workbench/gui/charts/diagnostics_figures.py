@@ -60,7 +60,8 @@ ROW_HELP = {
     "hit_limit_pct": "the share of turns that injected as many results as their limit allows",
     "zero_pct": ("the share of turns that injected nothing (the “empty queries” card): "
                  f"{ONE_TURN}"),
-    "snippet_mean": "the injected snippets' length in characters, averaged over the snippets",
+    "snippet_mean": ("the injected snippets' length in characters, averaged over the snippets; "
+                     "“—” where no turn injected anything, as there is no snippet to average"),
     "tokens_per_turn": ("the tokens injected a turn, estimated from the snippets' characters, "
                         "averaged over every turn (the “tokens / query” card)"),
     "min_score": "the min score the turns apply",
@@ -76,6 +77,13 @@ ROW_HELP = {
 }
 NO_MARGIN = ("no turn injected anything: there is no last injected result to measure against "
              "the min score")
+# a figure that needs an injected result → why it is "—" where no turn injected anything (the
+# snippets' average had read a made-up 0.0 there, dG 3); the other figures stay defined: an
+# empty turn injects 0 tokens and counts as a score of 0, as the CLI's rows say
+UNDEFINED = {
+    "margin": NO_MARGIN,
+    "snippet_mean": "no turn injected anything: there is no snippet to average the length of",
+}
 
 SETTINGS = {"min_score": "min_score_range", "limit": "limit_range"}  # row → its range
 # row → decision-memory's sliders of that setting (injection, manual search)
@@ -84,10 +92,12 @@ SLIDERS = {"min_score": ("inject_min_score", "search_min_score"),
 
 
 def figure(stats: InjectionStats, key: str) -> float:
-    """A figure's value; NaN where it is undefined (the margin with no turn injected: it had
-    read 0.00, "the last results sit right at the min score", rA 7)."""
+    """A figure's value; NaN where it is undefined (`UNDEFINED`'s, with no turn injected: the
+    margin had read 0.00, "the last results sit right at the min score", rA 7)."""
+    if key in UNDEFINED and not stats.answered:
+        return float("nan")
     if key == "margin":  # each turn that injected against its own min score
-        return stats.tail_margin_answered if stats.answered else float("nan")
+        return stats.tail_margin_answered
     return float(getattr(stats, key))
 
 
