@@ -73,7 +73,7 @@ def test_another_query_refits_the_axis(qtbot: QtBot) -> None:
 def test_a_query_fitted_anew_leaves_no_headroom_on_the_right(qtbot: QtBot) -> None:
     """dr2 4: the axis ran to 2.63 around bars ending at 2.02 (30% more for a query fitted
     anew); right of the bars is the legend's room and a small margin only."""
-    from workbench.gui.charts.contributions import legend_room
+    from workbench.gui.charts._base import legend_room
 
     s = open_session(CODE)
     chart = ContributionChart(s)

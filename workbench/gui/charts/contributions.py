@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QSizePolicy, QTabWidget, QWidget
 
@@ -33,7 +33,6 @@ from ._base import (
     ChartPanel,
     add_legend,
     fit_left_axis,
-    legend_room,
     make_plot,
 )
 
@@ -59,6 +58,8 @@ def stack(values: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.
 LEGEND_ROWS = 6  # legend entries per column before another column starts
 MAX_LEGEND_COLUMNS = 2  # wider, the legend is left out (it would cover the bars)
 LEGEND_MARGIN = 12  # px above and below the legend's rows: its offset and its frame
+SETTLE_MS = 400  # ms after a slider's last tick that the x range drops its headroom
+MAX_LEGEND_WIDTH = 0.5  # of the plot's width: a legend spread wider covers most bars' length
 
 
 class ContributionChart(ChartPanel):
@@ -100,7 +101,7 @@ class ContributionChart(ChartPanel):
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
         # each row's right end (its total or its bars', 0 at least): the rows under the
-        # legend are the ones that need room beside it (`_legend_side`)
+        # legend are the ones that need room beside it (`_place_legend`)
         self._row_ends: NDArray[np.float64] = np.zeros(0)
         self.legend_at_bottom = False  # the legend in the bottom-right corner, over short bars
         self._top_signals: tuple[str, ...] | None = None
@@ -113,7 +114,8 @@ class ContributionChart(ChartPanel):
         self._cut_of: tuple[int, int] | None = None  # (id of the result, query)
         self._cut: frozenset[int] = frozenset()
         self._top_query = -1
-        self._x_for: tuple[int, bool, bool] | None = None  # the query (and legend) the range is for
+        # the query (and the legend's state) the range is for
+        self._x_for: tuple[int, bool, bool, int] | None = None
         self._top_labels: list[tuple[float, str]] | None = None
         self._labels_shown: list[tuple[float, str]] | None = None  # on the axis now
         self._x_shown: tuple[float, float] | None = None
@@ -125,6 +127,9 @@ class ContributionChart(ChartPanel):
         self.top_plot.scene().sigMouseClicked.connect(self._on_click)
         # the legend's share of the width changes with the view's size: keep bars clear of it
         self.top_plot.getPlotItem().vb.sigResized.connect(lambda *_: self._apply_top_range())
+        # the headroom a slider's growing bars got, dropped once the slider rests
+        self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self._settle.timeout.connect(self._refit_x)
         for event in (session.result_changed, session.query_changed, session.docs_changed,
                       session.k_changed, session.model_changed, session.dataset_changed):
             self.listen(event, self.update_later)
@@ -337,39 +342,43 @@ class ContributionChart(ChartPanel):
             self._labels_shown = shown
             axis.setTicks([shown])
 
-    def _fit_legend(self) -> None:
+    def _fit_legend(self) -> int:
         """As many rows in the legend as the plot has height for, at most LEGEND_ROWS, the
         rest in more columns: in a 720-px window the plot is ~100 px tall, and vault's six
-        entries (tf … clamp, total) were cut after the fourth."""
+        entries (tf … clamp, total) were cut after the fourth. Returns those columns, the
+        fewest the legend may have (`_place_legend` may spread it wider)."""
         legend = self.top_legend
         n = len(legend.items)
         if not n:
-            return
+            return 1
         row = max(item.boundingRect().height() for pair in legend.items for item in pair)
         room = self.top_plot.getPlotItem().vb.height() - 2 * LEGEND_MARGIN
         fit = max(1, min(n, int(room // max(row, 1.0))))  # the rows the plot has height for
         rows = min(fit, LEGEND_ROWS) if math.ceil(n / min(fit, LEGEND_ROWS)) <= \
             MAX_LEGEND_COLUMNS else fit  # compact where that fits, else as tall as it goes
         columns = math.ceil(n / rows)
-        legend.setColumnCount(columns)
         # more than two columns cover the bars (codeledger's 18 signals: 3 rows × 6 columns
         # over bars #2–#9); the colours are keyed on the ranked table's signals line too
         legend.setVisible(columns <= MAX_LEGEND_COLUMNS)
+        return columns
 
     def _apply_top_range(self) -> None:
-        self._fit_legend()
+        fewest = self._fit_legend()
         if self._top_range is None:
             return
         self._show_labels()
         lo, hi, n = self._top_range
         span = max(hi - lo, 1e-9)
-        room = legend_room(self.top_plot, self.top_legend)
-        # room beside the legend only for the rows under it, in the corner whose rows end
-        # shortest: at the top right over vault's longest bar (0.74) the axis ran to 1.45,
-        # half the plot empty (rA 12); the ranked rows mostly shorten downwards
-        under = self._legend_side(n) if room else hi
-        want = (lo - 0.02 * span, max(hi + 0.02 * span, lo + (under - lo) / (1 - room)))
-        key = (self._top_query, self.top_legend.isVisible(), self.legend_at_bottom)
+        # room beside the legend only for the rows under it, in the corner and at the width
+        # whose rows end shortest: at the top right over vault's longest bar (0.74) the axis
+        # ran to 1.45, half the plot empty (rA 12); with four signals in two columns the
+        # legend covered the longest bar in either corner and the axis ran to 1.23 for 0.91
+        # (dG 5): spread over more columns it covers fewer rows
+        end = self._place_legend(fewest, lo, hi + 0.02 * span, n) \
+            if self.top_legend.isVisible() else hi + 0.02 * span
+        want = (lo - 0.02 * span, end)
+        key = (self._top_query, bool(self.top_legend.isVisible()), self.legend_at_bottom,
+               int(self.top_legend.columnCount))
         if self._x_for != key:
             # another query, the legend shown, hidden or moved: fitted anew, not kept from the
             # last one's bars as a slider tick keeps it (ky: 0 to 3.6 around bars up to 2.0)
@@ -384,6 +393,8 @@ class ContributionChart(ChartPanel):
             # run the axis to 2.63 around bars ending at 2.02); a slider's bars outgrowing
             # the range get headroom, so that the next ticks keep it
             extra = (0.03 if shown is None else 0.3) * (want[1] - want[0])
+            if shown is not None:  # once the slider rests, fitted to its bars (dG 5: term
+                self._settle.start()  # frequency 0.4 → 0.9 left the axis at 1.21 for 0.91)
             # headroom on the left by the negative bars' own size: a third of the whole span
             # there had left a fifth of the width empty beside a −0.07 (rv2 10)
             shown = (want[0] + 0.3 * min(lo, 0.0), want[1] + extra)
@@ -392,26 +403,73 @@ class ContributionChart(ChartPanel):
         plot.setXRange(*shown, padding=0)
         plot.setYRange(-0.6, n - 0.4, padding=0)
 
-    def _legend_side(self, n: int) -> float:
-        """The legend to the top-right or bottom-right corner, whichever has the shorter bars
-        under it; the right end of the longest of those bars."""
+    def _refit_x(self) -> None:
+        """The x range fitted to the bars as a query fitted anew, the drag's headroom gone."""
+        self._x_shown = None
+        self._apply_top_range()
+
+    def _legend_size(self, columns: int) -> tuple[float, float]:
+        """The legend's width and height laid out in `columns`, without laying it out: its
+        entries' sizes row by row, plus the frame and spacing its present layout adds (the
+        entries alone had read 208 × 66 px for a legend of 229 × 84)."""
+        legend = self.top_legend
+        entries = [sum(item.width() + 3 for item in pair) for pair in legend.items]
+        heights = [max(item.height() for item in pair) for pair in legend.items]
+
+        def bare(c: int) -> tuple[float, float, int]:
+            starts = range(0, len(entries), c)
+            return (max(sum(entries[r:r + c]) for r in starts),
+                    sum(max(heights[r:r + c]) for r in starts), len(starts))
+
+        now_w, now_h, now_rows = bare(legend.columnCount)
+        box = legend.boundingRect()
+        w, h, rows = bare(columns)
+        return (w + max(box.width() - now_w, 0.0),
+                h + max(box.height() - now_h, 0.0) / now_rows * rows)
+
+    def _place_legend(self, fewest: int, lo: float, end: float, n: int) -> float:
+        """The legend at the columns (from `fewest` up to one row) and in the corner (top or
+        bottom right) that let the axis end nearest the bars: the axis end, past `end` only
+        by the room the legend needs beside the bars under it."""
+        legend = self.top_legend
+        vb = self.top_plot.getPlotItem().vb
+        width = float(vb.width()) if vb.width() >= 50 else 600.0  # not laid out yet
+        best: tuple[float, int, bool] | None = None
+        for columns in range(fewest, len(legend.items) + 1):
+            w, h = self._legend_size(columns)
+            room = (w + 20) / width
+            if columns > fewest and room > MAX_LEGEND_WIDTH:
+                break  # wider still covers most of the bars' length
+            room = min(room, MAX_LEGEND_WIDTH)
+            for at_bottom in (False, True):
+                under = self._legend_covers(n, h, at_bottom)
+                fits = max(end, lo + (under - lo) / (1 - room))
+                if best is None or fits < best[0] - 1e-9:
+                    best = (fits, columns, at_bottom)
+        assert best is not None
+        fits, columns, at_bottom = best
+        legend.setColumnCount(columns)
+        if at_bottom != self.legend_at_bottom:
+            self.legend_at_bottom = at_bottom
+            corner = (1, 1) if at_bottom else (1, 0)
+            legend.anchor(itemPos=corner, parentPos=corner,
+                          offset=(-6, -6) if at_bottom else (-6, 6))
+        return fits
+
+    def _legend_covers(self, n: int, height: float, at_bottom: bool) -> float:
+        """The right end of the longest bar a legend `height` px tall covers, in the top-right
+        or bottom-right corner."""
         ends = self._row_ends[:n]
         view = float(self.top_plot.getPlotItem().vb.height())
         if not len(ends) or view < 1:
             return float(ends.max(initial=0.0))
         # the share of the plot's height the legend covers; row j's bar spans j ± 0.4 of
         # the rows' range (−0.6 … n − 0.4, row 0 at the top)
-        covers = (self.top_legend.boundingRect().height() + LEGEND_MARGIN) / view * n
+        covers = (height + LEGEND_MARGIN) / view * n
         rows = np.arange(len(ends))
-        top = float(ends[rows + 0.2 < covers].max(initial=0.0))
-        bottom = float(ends[len(ends) - 0.8 - rows < covers].max(initial=0.0))
-        at_bottom = bottom < top
-        if at_bottom != self.legend_at_bottom:
-            self.legend_at_bottom = at_bottom
-            corner = (1, 1) if at_bottom else (1, 0)
-            self.top_legend.anchor(itemPos=corner, parentPos=corner,
-                                   offset=(-6, -6) if at_bottom else (-6, 6))
-        return bottom if at_bottom else top
+        if at_bottom:
+            return float(ends[len(ends) - 0.8 - rows < covers].max(initial=0.0))
+        return float(ends[rows + 0.2 < covers].max(initial=0.0))
 
     def _pair_axes(self, on: bool) -> None:
         """The A vs B plot's axes, off while it holds nothing (empty 0–1 axes sat under the
