@@ -86,14 +86,34 @@ def test_a_path_too_long_for_its_file_name_keeps_the_file_names_ends(qapp: objec
     path = "equipment/scales-and-timers.md"
     room = fm.horizontalAdvance("equip…rs.md")
     short = elide_path(path, fm, room)
-    assert short.count("…") == 1 and fm.horizontalAdvance(short) <= room
-    head, tail = short.split("…")
+    assert short.startswith("…/") and fm.horizontalAdvance(short) <= room  # dG 4
+    assert short[2:].count("…") == 1
+    head, tail = short[2:].split("…")
     assert "scales-and-timers.md".startswith(head) and head.startswith("s"), short
     assert "scales-and-timers.md".endswith(tail), short
     assert elide_path_chars(path, 24) == "…/scales-and-timers.md"
-    assert elide_path_chars("roasting/degassing-and-resting.md", 24) == "degassing-and-resting.md"
+    # dG 4: a folder dropped is marked, the file name cut in its middle to leave room for it
+    assert elide_path_chars("roasting/degassing-and-resting.md", 24) == "…/degassing-a…resting.md"
+    assert elide_path_chars("brewing/bloom.md", 12) == "…/bloom.md"
     assert elide_path_chars("glossary.md", 24) == "glossary.md"
     assert elide_path_chars("archived-other-ids-long-enough", 24) == "archived-oth…long-enough"
+
+
+def test_a_path_that_drops_its_folder_says_so(qapp: object) -> None:
+    """dG 4: at 1,024 px "brewing/bloom.md" showed as a bare "bloom.md", read as a note at
+    the top level like "glossary.md" under it: a dropped folder keeps its "…/"."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from workbench.gui.elided import elide_path
+
+    fm = QFontMetrics(QFont())
+    for path, name in (("brewing/bloom.md", "bloom.md"),
+                       ("equipment/scales-and-timers.md", "scales-and-timers.md")):
+        for room in (fm.horizontalAdvance(name) + 1, fm.horizontalAdvance("sca….md") + 2):
+            shown = elide_path(path, fm, room)
+            assert shown.startswith("…/"), (path, room, shown)
+            assert fm.horizontalAdvance(shown) <= room, (path, room, shown)
+    assert elide_path("glossary.md", fm, fm.horizontalAdvance("glo….md")).count("/") == 0
 
 
 def test_at_1280_the_bars_give_way_to_the_ids(qtbot: QtBot, styled: object) -> None:

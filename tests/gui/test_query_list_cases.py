@@ -82,3 +82,22 @@ def test_the_narrow_lists_metric_heading_keeps_its_k(qtbot: QtBot, styled: objec
     qtbot.wait(10)
     assert model.headerData(2, Qt.Orientation.Horizontal) == "nDCG@5"
     w.close()
+
+
+def test_ids_of_words_share_the_room_with_the_text(qtbot: QtBot, styled: object) -> None:
+    """dG 4: at 1,024 px with a baseline the ids of words read "too-…", "har…" (three or four
+    characters) beside ten of the query's text: where the two must share, an id of words
+    gets half the room (up to twelve characters)."""
+    w = _window(qtbot, (1024, 768), SAMPLES / "decisions-eval")
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    view = w.queries.view
+    shown = [c for c in range(4) if not view.isColumnHidden(c)]
+    assert 3 in shown  # Δ's column with a baseline
+    room = view.columnWidth(0) + view.columnWidth(1)
+    fm = QFontMetrics(view.font())
+    assert view.columnWidth(0) < fm.horizontalAdvance("incremental-cache-key")  # cut
+    assert view.columnWidth(0) >= room // 2 - 1, (view.columnWidth(0), room)
+    assert view.columnWidth(0) >= fm.horizontalAdvance("x" * 4 + "…") + 12 + \
+        fm.horizontalAdvance("x")  # a character more than the stub of the review
+    w.close()

@@ -137,9 +137,11 @@ def elide_clauses(text: str, fm: QFontMetrics, room: int) -> str:
 
 def elide_path(text: str, fm: QFontMetrics, room: int) -> str:
     """`text` as it fits `room` px: whole; a path as "…/" and as much of its end as fits,
-    its file name at least; where even that does not fit, its file name alone cut in its
-    middle ("scales…mers.md": the whole path cut there had kept its folder's start,
-    "equip…rs.md", rA 12); else cut in its middle."""
+    its file name at least; where even that does not fit, "…/" and its file name cut in its
+    middle ("…/scales…mers.md": the whole path cut there had kept its folder's start,
+    "equip…rs.md", rA 12; the bare "bloom.md" of "brewing/bloom.md" read as a note at the
+    top level, dG 4); the file name alone cut where "…/" leaves it no room; else cut in its
+    middle."""
     if fm.horizontalAdvance(text) <= room:
         return text
     if "/" in text.rstrip("/"):
@@ -149,12 +151,20 @@ def elide_path(text: str, fm: QFontMetrics, room: int) -> str:
             if fm.horizontalAdvance(tail) <= room:
                 return tail
         text = parts[-1] or text
+        name = fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room - fm.horizontalAdvance(
+            "…/"))
+        if len(name.replace("…", "")) >= MARKED_NAME_LEAST:
+            return "…/" + name
     return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+
+
+MARKED_NAME_LEAST = 2  # characters of the file name kept beside "…/" ("…/b…md"), else no "…/"
 
 
 def elide_path_chars(text: str, n: int) -> str:
     """`text` in `n` characters at most: whole; a path as "…/" and as much of its end as
-    fits, its file name at least; else its file name (or `text`, no path) cut in its middle.
+    fits, its file name at least, cut in its middle where it must; where "…/" leaves too
+    little, its file name (or `text`, no path) cut in its middle.
     For labels measured in characters (a chart's axis)."""
     if len(text) <= n:
         return text
@@ -165,8 +175,10 @@ def elide_path_chars(text: str, n: int) -> str:
             if len(tail) <= n:
                 return tail
         text = parts[-1] or text
-        if len(text) <= n:
-            return text
+        if len(text) <= n - 2:  # never bare: "bloom.md" read as a note at the top level
+            return "…/" + text
+        if n - 2 > MARKED_NAME_LEAST:
+            return "…/" + elide_path_chars(text, n - 2)
     keep = (n - 1) // 2
     return text[: n - 1 - keep] + "…" + text[len(text) - keep:]
 

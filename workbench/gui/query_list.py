@@ -468,7 +468,8 @@ class QueryList(QWidget):
         further, to three characters and "…" (`_id_stub`). Hash ids that are not
         commit-like (numbers) go no wider than eight characters, ids that are words
         ("idempotency-key") up to half the room they share with the text. The number
-        columns first (`_fit_numbers`)."""
+        columns first (`_fit_numbers`). Ids of words keep half the room, up to twelve
+        characters (`_id_words`), even where the text then keeps fewer than ten."""
         fm = self.view.fontMetrics()
         self._fit_numbers(fm)  # first: one of them gives way where the list is narrow
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
@@ -484,6 +485,11 @@ class QueryList(QWidget):
         least = max(_id_stub(fm), min(self._id_floor, spare)) if self.isVisible() \
             else self._id_floor
         width = max(least, min(self._id_content, cap, spare))
+        if self.isVisible() and not self.id_delegate.short and not self._hash_ids:
+            # ids of words share the room with the text, up to twelve characters, before the
+            # text keeps its ten: at 1,024 px with a baseline they read "too-…", "ans…" beside
+            # ten characters of text (dG 4)
+            width = max(width, min(self._id_content, room // 2, _id_words(fm)))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
 
@@ -844,6 +850,11 @@ def _id_stub(fm: QFontMetrics) -> int:
     characters (a list of 205 px with a scroll bar and the sort arrow): three characters and
     "…"."""
     return fm.horizontalAdvance("0" * 3 + "…") + 12
+
+
+def _id_words(fm: QFontMetrics) -> int:
+    """The most an id of words takes from the query's text: twelve characters and "…"."""
+    return fm.horizontalAdvance("x" * 12 + "…") + 12
 
 
 def _text_width(fm: QFontMetrics) -> int:
