@@ -418,3 +418,30 @@ def test_figures_named_as_the_cards_name_them_each_row_explained(
     for t in panel.tables:
         for r in range(t.rowCount()):
             assert t.item(r, 0).toolTip(), t.item(r, 0).text()
+
+
+def test_at_1280_no_table_scrolls_sideways_where_rows_need_a_scroll_bar(
+        qtbot: QtBot, styled: object) -> None:
+    """dG 8: decisions-eval at 1,280 × 800 with no baseline: the rows did not fit the tables'
+    height, the vertical scroll bar this needed came out of a width fixed without it, and the
+    tables read "Curren", "3.", and scrolled sideways beside a wide histogram."""
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "decisions-eval")
+    panel = w.charts.panels["InjectionDiagnostics"]
+    assert isinstance(panel, InjectionDiagnostics)
+    w.charts.setCurrentWidget(panel)
+    qtbot.wait(50)
+    assert panel.tables[0].verticalScrollBar().isVisible()  # the rows need a scroll bar
+    for table in (*panel.tables, panel.ids):
+        assert not table.horizontalScrollBar().isVisible()
+        shown = [c for c in range(table.columnCount()) if not table.isColumnHidden(c)]
+        need = sum(max(table.sizeHintForColumn(c),
+                       table.horizontalHeader().sectionSizeHint(c)) for c in shown)
+        assert need <= table.viewport().width(), (need, table.viewport().width())
+    w.close()

@@ -63,7 +63,18 @@ class FitTable(QTableWidget):
         needs = rows * least > tall
         if needs != self.needs_bar:
             self.needs_bar = needs
-            self.updateGeometry()
+            self.fit_max_width()
+
+    def fit_max_width(self) -> None:
+        """No wider than its shown columns (and a scroll bar's room where it needs one), asked
+        again whenever those change: the width fixed when it was filled had left out the
+        scroll bar that a short height later needed, and the columns the window's style later
+        widened, so at 1,280 px with no baseline the tables read "Curren", "3.", and scrolled
+        sideways (dG 8)."""
+        width = self.sizeHint().width()
+        if width != self.maximumWidth():
+            self.setMaximumWidth(width)
+        self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:  # Qt override
         return QSize(160, super().minimumSizeHint().height())
@@ -92,6 +103,7 @@ def fit_table(columns: tuple[str, ...], help: Mapping[str, str] | None = None) -
     header.setFixedHeight(t.fontMetrics().height() + HEADER_LEADING)
     for i in range(len(columns)):
         header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+    header.sectionResized.connect(lambda *_: t.fit_max_width())
     t.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
     return t
 
@@ -101,6 +113,8 @@ def fit_width(t: QTableWidget) -> None:
     rows their height)."""
     if isinstance(t, FitTable):
         t.fit_rows()
+        t.fit_max_width()
+        return
     t.setMaximumWidth(t.sizeHint().width())
     t.updateGeometry()
 
