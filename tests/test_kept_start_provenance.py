@@ -84,7 +84,7 @@ def test_report_says_nothing_of_a_kept_start_tuned_on_other_data(tmp_path: Path)
     assert "0.3714" not in text and "225 held-out" not in text
 
 
-def _split_kept_file(path: Path) -> Path:
+def _split_kept_file(path: Path, pick: str = "bound") -> Path:
     """As `tune --train-split train --test-split test --out` writes a run that kept the
     model's defaults: its held-out "tuned" figure is the start's own."""
     path.write_text('[params]\nk1 = 1.2\nb = 0.75\nvariant = "lucene"\n\n[tuned]\n'
@@ -92,7 +92,8 @@ def _split_kept_file(path: Path) -> Path:
                     'held out: split test (13)"\nmetric = "ndcg@10"\n'
                     'held_out_default = 0.6801692656\nheld_out_start = "the model\'s defaults"\n'
                     'held_out_tuned = 0.6801692656\nheld_out_p = 1.0\nheld_out_queries = 13\n'
-                    'model = "bm25"\nkept_trial = "start"\ntrained_on = []\n', "utf-8")
+                    f'model = "bm25"\npick = "{pick}"\nkept_trial = "start"\n'
+                    'trained_on = []\n', "utf-8")
     return path
 
 
@@ -114,3 +115,41 @@ def test_a_split_run_s_kept_start_is_not_tested_against_itself(
     text = " ".join(out.read_text("utf-8").split())
     assert f"tt holds the starting values a tune kept, fitted on no query: {told}." in text
     assert "0.6802" not in text and "it may be chance" not in text
+
+
+def test_a_kept_start_under_pick_best_gives_best_s_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dJ 2: under `--pick best` no gain is bounded; tune says "no trial scored better than
+    the starting values", and eval and report had said "no trial's gain was sure"."""
+    params = _split_kept_file(tmp_path / "best.toml", pick="best")
+    told = ("tune tried values on split train and no trial scored better than the starting "
+            "values, so it kept these; nothing else was tested held out")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(params),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert told in said and "gain was sure" not in said
+    out = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(params),
+                 "-o", str(out), "--format", "md"]) == 0
+    text = " ".join(out.read_text("utf-8").split())
+    assert f"best holds the starting values a tune kept, fitted on no query: {told}." in text
+    assert "gain was sure" not in text
+
+
+def test_a_record_without_trained_on_whose_run_kept_a_trial_is_no_kept_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dJ 3: a file with no `trained_on` whose run kept trial 1 (held out 0.6633 → 0.6827)
+    had been told that it kept its start and that nothing else was tested."""
+    text = _split_kept_file(tmp_path / "x.toml").read_text("utf-8")
+    params = tmp_path / "not.toml"
+    params.write_text(text.replace('held_out_tuned = 0.6801692656', 'held_out_tuned = 0.7123')
+                      .replace('kept_trial = "start"', 'kept_trial = 1')
+                      .replace('trained_on = []\n', ''), "utf-8")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(params),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "a tune kept" not in said and "so it kept these" not in said
+    assert "'not.toml' names no query it was tuned on, although its run kept a tuned trial" \
+        in said
+    assert "starting values (the model's defaults) 0.6802, tuned 0.7123 (p = 1.000, 13 " \
+        in said

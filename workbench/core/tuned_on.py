@@ -187,19 +187,51 @@ class TunedOn:
 
         return f"{self.lead()} — {whose_said(verdict)}"
 
+    def run_value(self, key: str) -> object:
+        """The value of `key` in the run's record (`run`: "pick", "kept_trial"), None where
+        the record has none (a file written before it was kept, or edited)."""
+        text = dict(self.run).get(key)
+        if text is None:
+            return None
+        try:
+            return toml_text.loads(f"v = {text}").get("v")
+        except ValueError:  # carried as written; a hand edit that is no TOML value
+            return None
+
+    @property
+    def kept_start(self) -> bool:
+        """Whether the run kept its starting values unchanged, fitted on no query: the run's
+        record says so (`kept_trial = "start"`) and names no query tuned on. A record without
+        `kept_trial` (written before it was kept): a k-fold one by its empty `trained_on`; a
+        split's by its held-out "tuned" figure being the start's own. dE 3 (dJ 3): a file
+        with no `trained_on` whose run kept trial 1 (0.6633 → 0.6827) had been told that it
+        kept its start."""
+        if self.trained_on:
+            return False
+        kept = self.run_value("kept_trial")
+        if kept is not None:
+            return kept == "start"
+        return self.kfold or self.held_default == self.held_tuned
+
     def kept_untested(self) -> str:
         """For a run that held out a split (not k-fold) and kept its start, what it did
         ("tune tried values on split train and no trial's gain was sure, so it kept these;
-        nothing else was tested held out"): its held-out "tuned" figure is the start's own,
-        so its two figures are one setting scored twice (dE 2: "0.6802 → 0.6802 (p 1.000):
-        it may be chance"). "" under k-fold, whose figures test tuning this way, or with no
-        held-out test."""
-        if self.kfold or not self.held_n:
+        nothing else was tested held out"), the reason as the run's pick gives it
+        (`start_kept_because`: under `best`, "no trial scored better than the starting
+        values", dJ 2): its held-out "tuned" figure is the start's own, so its two figures are
+        one setting scored twice (dE 2: "0.6802 → 0.6802 (p 1.000): it may be chance"). ""
+        under k-fold, whose figures test tuning this way, with no held-out test, or where
+        the run did not keep its start (`kept_start`)."""
+        if self.kfold or not self.held_n or not self.kept_start:
             return ""
+        from workbench.core.tuning.pick import start_kept_because
+
+        pick = self.run_value("pick")
         split = re.match(r"tuned on split (.+?) \(", self.validation)
         where = f"split {split.group(1)}" if split else f"its training {self.noun}"
-        return (f"tune tried values on {where} and no trial's gain was sure, so it kept these; "
-                "nothing else was tested held out")
+        return (f"tune tried values on {where} and "
+                f"{start_kept_because(pick if isinstance(pick, str) else 'bound')}, so it kept "
+                "these; nothing else was tested held out")
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
@@ -677,7 +709,14 @@ def _kept_starts(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
              + f", fitted on no query, so no figure here is a training score; "
              f"{t.kept_untested() or t.held_out_text()}")
             for name, t in notes
-            if t.same_data(dataset) and not t.trained_on and t.held_out_text()]
+            if t.same_data(dataset) and t.kept_start and t.held_out_text()] + [
+        # a record that names no query tuned on although its run kept a trial (a hand edit):
+        # no claim that it kept its start, its figures said as they are (dJ 3)
+        (name, f"{name!r} names no query it was tuned on, although its run kept a tuned "
+         f"trial, so none is set aside; {t.held_out_text()}")
+        for name, t in notes
+        if t.same_data(dataset) and not t.trained_on and not t.kept_start
+        and t.held_out_text()]
 
 
 def _tuned_here_text(dataset: Dataset, name: str, t: TunedOn, ids: Set[str],

@@ -420,10 +420,10 @@ def _kept_start(comp: Comparison, names: Sequence[str], metric: str) -> str:
         if t is None or not _same_data(comp, t):
             continue
         estimate = held_out_estimate(comp, who, metric)
-        if not t.trained_on and estimate and t.kept_untested():  # a split's: one setting
+        if t.kept_start and estimate and t.kept_untested():  # a split's: one setting
             return (f" {who} holds the starting values a tune kept, fitted on no query: "
                     f"{t.kept_untested()}.")
-        if not t.trained_on and estimate:
+        if t.kept_start and estimate:
             verdict = _tune_verdict(comp, who, metric)
             return (f" {who} holds the starting values a tune kept, fitted on no query: "
                     f"{estimate}" + (f": {verdict}" if verdict else "") + ".")
