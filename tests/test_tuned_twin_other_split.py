@@ -137,4 +137,39 @@ def test_a_twin_is_said_to_repeat_a_query_tuned_on_not_to_be_one(
     record = TunedOn("fruit", "5-fold over 2 queries (seed 0)", ("s1", "s2"), "ndcg@10")
     strip = held_out_of(train, np.ones(3, bool), [("the live values", record)])
     assert strip.note == ("counted: the 2 of 3 judged queries not tuned on (1 set aside: "
-                          "they repeat queries tuned on by the live values)")
+                          "it repeats a query tuned on by the live values)")
+
+
+def test_compare_s_header_says_a_twin_repeats_a_query_tuned_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dJ 1: compare's and report's header called t2 "tuned on", just above the note that
+    the file was tuned on none of these queries."""
+    folder = _beir(tmp_path / "fruit")
+    params = _tuned_file(tmp_path / "kf.toml", "fruit", ["s1", "s2"])
+    assert main(["compare", str(folder), "-m", "bm25", "--split", "train", "--defaults",
+                 "--params", str(params), "--metrics", "ndcg@10", "--movers", "0"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert "3 queries, 2 judged and counted, 1 set aside: it repeats a query tuned on" in said
+    assert "tuned on set aside" not in said
+
+
+def test_a_kept_start_s_twin_note_names_the_run_that_tuned_its_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dJ 4: a run on these 3 queries that kept kf.toml's values carries the queries kf.toml
+    was tuned on; "tuned on none of these 3 … — 5-fold over 3 queries" had read as a
+    contradiction."""
+    folder = _beir(tmp_path / "fruit")
+    kept = tmp_path / "kept.toml"
+    kept.write_text('[params]\nk1 = 1.5\n\n[tuned]\ndataset = "fruit"\n'
+                    'validation = "5-fold over 3 queries (seed 0)"\nmetric = "ndcg@10"\n'
+                    'held_out_default = 0.6\nheld_out_start = "kf.toml\'s"\n'
+                    'held_out_tuned = 0.6\nheld_out_p = 1.0\nheld_out_queries = 3\n'
+                    'model = "bm25"\nkept_trial = "start"\ntrained_on = ["s1", "s2"]\n',
+                    "utf-8")
+    assert main(["eval", str(folder), "-m", "bm25", "--split", "train", "--params",
+                 str(kept), "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("'kept.toml' was tuned on none of these 3, but 1 of them repeats a query it was "
+            "tuned on (same text and judgments: t2≡s1), so it counts as tuned on — its values "
+            "were tuned by kf.toml's run, on 2 queries; its own run (5-fold over 3 queries "
+            "(seed 0)) only kept them") in said

@@ -62,6 +62,7 @@ from workbench.core.tuned_on import (
     judged_count,
     read_tuned_on,
     training_configurations,
+    twins_set_aside,
 )
 from workbench.report.html import html_report
 from workbench.report.pairs import holm_rule, pair_summary, pair_table, pairs
@@ -237,6 +238,9 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False,
     comp.notes = (notes + said + [n.removeprefix("note: ") for n in fitted if n]
                   + data_notes(comp))
     comp.set_aside = judged_count(before) - judged_count(dataset)
+    if comp.set_aside:  # of them, repeats of queries tuned on: not called tuned on (dJ 1)
+        comp.set_aside_twins = twins_set_aside(
+            before, tuned_notes(configs, model), [q for q, d in (before.qrels or {}).items() if d])
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     from workbench.core.cases import has_cases
     from workbench.core.tuning.data import is_task_set

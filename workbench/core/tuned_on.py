@@ -733,6 +733,15 @@ def _tuned_here_text(dataset: Dataset, name: str, t: TunedOn, ids: Set[str],
              if a in ids}
     direct, n, k = len(ids) - len(twins), len(judged), len(twins)
     how = f" — {t.validation}" if t.validation else ""
+    if t.trained_on and t.run_value("kept_trial") == "start":
+        # a kept start that carries the queries its values were tuned on: another run tuned
+        # them, this one only kept them (dJ 4: "tuned on none of these 809 … — 5-fold over
+        # 809 queries" had read as a contradiction)
+        who = (f"{t.start} run" if t.start.endswith("'s") else
+               f"{t.carried}'s run" if t.carried else "an earlier run")
+        own = t.validation.split("; ", 1)[0]
+        how = (f" — its values were tuned by {who}, on {len(set(t.trained_on)):,} {t.noun}; "
+               f"its own run" + (f" ({own})" if own else "") + " only kept them")
     if not twins:
         return f"{name!r} was tuned on {direct} of these {n}{how}"
     pairs = [f"{a}≡{b}" for a, b in twins.items()]
@@ -906,8 +915,8 @@ def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
     if held.any():
         twins = twins_set_aside(dataset, notes, [q for q, j in zip(ids, judged, strict=True)
                                                  if j])
-        why = (f": they repeat queries tuned on by {who}"
-               if twins == len(seen) else f", tuned on by {who}" + (
+        why = ((": it repeats a query" if twins == 1 else ": they repeat queries")
+               + f" tuned on by {who}" if twins == len(seen) else f", tuned on by {who}" + (
                    f", {twins} of them as repeats of queries tuned on" if twins else ""))
         return HeldOut(held, f"counted: the {int(held.sum())} of {int(judged.sum())} judged "
                        f"queries not tuned on ({len(seen)} set aside{why})", len(seen))

@@ -50,6 +50,9 @@ class Comparison:
     # judged queries whose judgments were set aside (a configuration was tuned on them):
     # `dataset` counts the others only
     set_aside: int = 0
+    # of them, those set aside only as repeats of queries tuned on (`twins_set_aside`): the
+    # values saw none of them, so they are not called "tuned on" (dJ 1)
+    set_aside_twins: int = 0
     # what each configuration's selection returns (`selection_figures.compare_figures`:
     # results, empty, injected tokens), where asked for or where nothing is judged: the
     # figures an unjudged comparison has, shown by compare and the report alike
@@ -106,12 +109,25 @@ class Comparison:
 
     @property
     def judged_text(self) -> str:
-        """"25 judged", or "5 judged and counted, 5 tuned on set aside"."""
+        """"25 judged", or "5 judged and counted, 5 tuned on set aside"; repeats of queries
+        tuned on said as such: "807 judged and counted, 2 set aside: they repeat queries
+        tuned on" (dJ 1: "2 tuned on set aside" had sat above a note that the values were
+        tuned on none of them)."""
+        from workbench.core.tuning.data import dataset_nouns, one_of
+
         judged = len(self.dataset.qrels or {})
         left_out = f" ({self.left_out})" if self.left_out else ""
         if not self.set_aside:
             return f"{judged:,} judged{left_out}"
-        return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside{left_out}"
+        n, twins = self.set_aside, min(self.set_aside_twins, self.set_aside)
+        qs = dataset_nouns(self.dataset)[1]
+        repeat = (f"1 repeats a {one_of(qs)} tuned on" if twins == 1 else
+                  f"{twins:,} repeat {qs} tuned on")
+        aside = (f"{n:,} tuned on set aside" if not twins else
+                 f"1 set aside: it repeats a {one_of(qs)} tuned on" if n == 1 else
+                 f"{n:,} set aside: they repeat {qs} tuned on" if twins == n else
+                 f"{n:,} set aside: {n - twins:,} tuned on, {repeat}")
+        return f"{judged:,} judged and counted, {aside}{left_out}"
 
     def model_of(self, i: int) -> Model:
         """The model configuration i is of."""
