@@ -115,8 +115,8 @@ def test_compare_says_one_method_once_with_each_configuration_s_length(
     out = " ".join(capsys.readouterr().out.split())
     assert out.count("estimated as pi-lodestone does") == 1, out
     assert ("cut to inject_snippet_chars characters (220, search_snippet_chars, for a search) "
-            "around the query's terms, each cut end marked '…', / 4 (inject_snippet_chars: "
-            "defaults 180, inject_snippet_chars=300 300)") in out, out
+            "around the query's terms, each cut end marked '…', / 4; inject_snippet_chars: "
+            "180 in 'defaults', 300 in 'inject_snippet_chars=300')") in out, out
     assert "(injected_tokens: tokens injected per case, mean over" in out, out
     assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory,bm25",
                  "--metrics", "ndcg@10,injected_tokens", "--movers", "0"]) == 0
@@ -124,3 +124,19 @@ def test_compare_says_one_method_once_with_each_configuration_s_length(
     assert "bm25: bm25" not in out, out
     assert ("for a search) around the query's terms, each cut end marked '…', / 4 | bm25 "
             "injects no snippet of its own") in out, out
+
+
+def test_compare_lists_no_search_length_and_quotes_names_with_spaces(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dJ 7: "(inject_snippet_chars: defaults 180, inject_snippet_chars=300
+    search_snippet_chars=50 300; search_snippet_chars: defaults 220, … 50))": no name's end
+    could be told, and a search's length was listed where a search injects nothing."""
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--defaults", "-p", "inject_snippet_chars=300", "-p",
+                 "search_snippet_chars=50", "--metrics", "ndcg@10,injected_tokens",
+                 "--movers", "0"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("cut to inject_snippet_chars characters (search_snippet_chars for a search) around "
+            "the query's terms, each cut end marked '…', / 4; inject_snippet_chars: 180 in "
+            "'defaults', 300 in 'inject_snippet_chars=300 search_snippet_chars=50')") in out, out
+    assert "; search_snippet_chars: " not in out and "50'))" not in out, out

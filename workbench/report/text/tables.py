@@ -173,19 +173,23 @@ def tokens_of(comp: Comparison) -> str:
         model = comp.model_of(ids[0])
         values = [model.schema.resolve(comp.configs[i].params) for i in ids]
         own = [tokens_gloss(model, params=v) for v in values]
-        lengths = [p for p in ("inject_snippet_chars", "search_snippet_chars")
-                   if len({str(v.get(p)) for v in values}) > 1]
-        if len(set(own)) == 1 or not lengths:
+        if len(set(own)) == 1:
             glosses += [(comp.configs[i].name, g) for i, g in zip(ids, own, strict=True)]
             continue
-        # one method, the lengths it cuts to listed per configuration (dC 6: the whole
-        # method had been said twice, 180 and 300 its only difference)
-        method = tokens_gloss(model, params=values[0] if len(lengths) == 1 else None,
-                              swept=lengths[0])
-        listed = "; ".join(f"{p}: " + ", ".join(
-            f"{comp.configs[i].name} {v[p]}" for i, v in zip(ids, values, strict=True))
-            for p in lengths)
-        glosses.append((", ".join(comp.configs[i].name for i in ids), f"{method} ({listed})"))
+        # one method, the lengths that differ left unnamed in it; a search's length cuts no
+        # injected snippet (a search injects nothing), so only inject_snippet_chars is listed,
+        # each length with its configuration's name quoted: a name holds "=" and spaces
+        # ("inject_snippet_chars=300 search_snippet_chars=50 300" had read as one run,
+        # dC 6, dJ 7)
+        differ = {p for p in ("inject_snippet_chars", "search_snippet_chars")
+                  if len({str(v.get(p)) for v in values}) > 1}
+        method = tokens_gloss(model, params={k: v for k, v in values[0].items()
+                                             if k not in differ})
+        listed = ("; inject_snippet_chars: " + ", ".join(
+            f"{v['inject_snippet_chars']} in {comp.configs[i].name!r}"
+            for i, v in zip(ids, values, strict=True))
+            if "inject_snippet_chars" in differ else "")
+        glosses.append((", ".join(comp.configs[i].name for i in ids), method + listed))
     return tokens_glosses(glosses)
 
 
