@@ -48,9 +48,10 @@ def test_a_test_against_another_start_is_not_the_headline() -> None:
     # its figures alone: the k-fold estimate was explained just before (dE 5)
     own = line.index("Tune's own test, against its start, k-fold on 25 held-out queries: "
                      "ndcg@10 0.0100 → 0.0200 (+0.0100, p 0.002): tuning this way scored "
-                     "better held out, beyond chance (judged alone: not one of the p-values "
-                     "shown here)")
+                     "better held out, beyond chance (its p-value is tune's, not one of "
+                     "those in the table)")
     assert line.index("beyond chance") > own
+    assert "(judged alone: not one" not in line  # dJ 8: an aside with no subject
     assert line.count("k-fold: each query scored") == 0
 
 

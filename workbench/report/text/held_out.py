@@ -36,10 +36,15 @@ def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
             f"against its own starting values: {figures}")
 
 
-def held_out_verdict(comp: Comparison, name: str, metric: str) -> str:
+PRIMARY = "the primary comparison, tested alone"
+
+
+def held_out_verdict(comp: Comparison, name: str, metric: str, aside: str = PRIMARY) -> str:
     """What tune's held-out test of configuration `name` on `metric` says, in the words an
     ordinary comparison uses ("" without a p): "no clear difference held out: it may be
-    chance", "better held out, beyond chance"."""
+    chance", "better held out, beyond chance (`aside`)" — `aside` saying how its p is
+    judged, as the reader's line needs it (dJ 8: the report's had been made by replacing
+    this one's words)."""
     from workbench.report.text.chance import _same_data
 
     t = comp.tuned.get(name)
@@ -56,9 +61,8 @@ def held_out_verdict(comp: Comparison, name: str, metric: str) -> str:
     if t.kfold:
         if t.p_value < 0.05:
             return (f"tuning this way scored {'better' if better else 'worse'} held out, "
-                    "beyond chance (the primary comparison, tested alone)")
+                    f"beyond chance ({aside})")
         return "tuning this way made no clear difference held out: it may be chance"
     if t.p_value < 0.05:
-        return (f"{'better' if better else 'worse'} held out, beyond chance (the primary "
-                "comparison, tested alone)")
+        return f"{'better' if better else 'worse'} held out, beyond chance ({aside})"
     return "no clear difference held out: it may be chance"

@@ -146,8 +146,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                 own = (f"Tune's own test of {who_tuned}, against its start: as given above."
                        if who_tuned in own_said else
                        f"Tune's own test, against its start{_own_test(comp, who_tuned)}"
-                       + (": " + verdict.replace("(tune's own test against its start, judged "
-                                                 "alone: ", "(judged alone: ")
+                       + (": " + _tune_verdict(comp, who_tuned, metric, OWN_TEST)
                           if verdict else "") + gains + ".")
                 own_said.add(who_tuned)
                 said = (f"{name} against {first}: {estimate}"
@@ -430,14 +429,19 @@ def _kept_start(comp: Comparison, names: Sequence[str], metric: str) -> str:
     return ""
 
 
-def _tune_verdict(comp: Comparison, name: str, metric: str) -> str:
+# how the p of a line headed "Tune's own test, against its start" is judged (dJ 8: "(judged
+# alone: not one of the p-values shown here)" had had no subject)
+OWN_TEST = "its p-value is tune's, not one of those in the table"
+
+
+def _tune_verdict(comp: Comparison, name: str, metric: str,
+                  aside: str = ("tune's own test against its start, judged alone: not one of "
+                                "the p-values shown here")) -> str:
     """`held_out_verdict` beside training scores: tune's own test is none of the p-values
     shown, so not called "the primary comparison" under a rule note that names none (dr1 8,
-    dr6 9's third point), as the window words it."""
-    return held_out_verdict(comp, name, metric).replace(
-        "(the primary comparison, tested alone)",
-        "(tune's own test against its start, judged alone: not one of the p-values shown "
-        "here)")
+    dr6 9's third point), as the window words it; `aside` where the line has said already
+    that it is tune's own test (dJ 8)."""
+    return held_out_verdict(comp, name, metric, aside)
 
 
 def _optimism(comp: Comparison, name: str, metric: str) -> str:
