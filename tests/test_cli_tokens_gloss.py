@@ -44,10 +44,14 @@ def test_eval_under_mode_search_glosses_what_each_search_returns(
     assert "every query is a manual search" in out, out
     assert "tokens injected per query" not in out, out
     assert "each injected snippet's" not in out, out
-    assert ("(injected_tokens: tokens each search returns (estimated as pi-lodestone does: "
+    # what it is said once, the method on the line after it (dJ 9: "tokens each search
+    # returns" had been said on both)
+    assert "injected_tokens = tokens each search returns per " in out, out
+    assert ("(injected_tokens: estimated as pi-lodestone does: "
             "each returned snippet's characters, whitespace collapsed, cut to 220 characters "
             "(search_snippet_chars) around the query's terms, each cut end marked '…', / 4; "
-            "nothing is injected))") in out, out
+            "nothing is injected)") in out, out
+    assert out.count("tokens each search returns") == 1, out
     assert "up to 180 characters" not in out, out  # dr1 5: the setting's length, not 180
 
 

@@ -144,7 +144,7 @@ def _lengths(queries: NDArray[np.integer[Any]], docs: NDArray[np.integer[Any]],
 
 
 def tokens_gloss(model: Any, searches_only: bool = False, params: Mapping[str, Any] | None = None,
-                 swept: str = "") -> str:
+                 swept: str = "", method_only: bool = False) -> str:
     """How injected_tokens is estimated, for this model: the characters of each result's
     snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
     vault-search) is told what stands in for one (it had been "snippet characters" of models
@@ -154,12 +154,15 @@ def tokens_gloss(model: Any, searches_only: bool = False, params: Mapping[str, A
     that shows snippets is told which parameter cuts them (dr1 5: it had said "up to 180
     characters" whatever inject_snippet_chars or search_snippet_chars was), and, with the
     `params` in use, at what value (rv 3: the parameter alone had been named); a parameter
-    `swept` is named alone, its value each row's."""
+    `swept` is named alone, its value each row's. `method_only` (with `searches_only`): the
+    estimate alone, where "tokens each search returns" has been said just above it (dJ 9: it
+    had been said twice on consecutive lines)."""
     if not hasattr(model, "injections"):
         how = "whitespace collapsed, up to 180 characters, / 4"
         if searches_only:
-            return (f"tokens each search returns (estimated as pi-lodestone does: each "
-                    f"returned result's text {how}; nothing is injected)")
+            est = (f"estimated as pi-lodestone does: each returned result's text {how}; "
+                   "nothing is injected")
+            return est if method_only else f"tokens each search returns ({est})"
         return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would "
                 f"inject these results, each result's text {how}")
 
@@ -173,8 +176,9 @@ def tokens_gloss(model: Any, searches_only: bool = False, params: Mapping[str, A
     if searches_only:
         to = (f"{search} characters (search_snippet_chars)" if search
               else "search_snippet_chars characters")
-        return (f"tokens each search returns (estimated as pi-lodestone does: each returned "
-                f"snippet's characters, {cut.format(to)}; nothing is injected)")
+        est = (f"estimated as pi-lodestone does: each returned snippet's characters, "
+               f"{cut.format(to)}; nothing is injected")
+        return est if method_only else f"tokens each search returns ({est})"
     to = (f"{inject or 'inject_snippet_chars'} characters ("
           + ("inject_snippet_chars; " if inject else "")
           + (f"{search}, search_snippet_chars, for a search)" if search

@@ -54,7 +54,8 @@ def figure_glosses(shown: Sequence[str], over: str, model: Any,
             return [f"({m}: mean over {over}, {tokens_gloss(model, True, params, swept)})"]
         return [f"({m}: {label(m)}, mean over {over}"
                 + (f", {how}" if m == "injected_tokens" else "") + ")"]
-    tokens = ([f"(injected_tokens: {tokens_gloss(model, True, params, swept)})"]
+    # what it is was said on the line above: the method alone (dJ 9)
+    tokens = ([f"(injected_tokens: {tokens_gloss(model, True, params, swept, True)})"]
               if searches_only else [f"(injected_tokens: {how})"]
               ) if "injected_tokens" in shown else []
     return [f"({', '.join(f'{m} = {label(m)}' for m in shown)}; means over {over})", *tokens]
