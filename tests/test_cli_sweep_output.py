@@ -351,7 +351,8 @@ def test_a_setting_that_cuts_what_is_ranked_is_not_called_a_quality_best(
             "columns), so its best is a trade-off with that, not a better ranking") in said
     assert said.index("not a quality setting") < said.index("against the value in use")
     # 5 candidates return more results than 20 on story (dC 7): why
-    assert ("Fewer candidates can return more results: a query whose left-out memories the "
+    # in the data's noun, as the glosses above it (dJ 9)
+    assert ("Fewer candidates can return more results: a chat moment whose left-out memories the "
             "forgetting curve's tick cannot bound below its ranking is scored against every "
             "memory") in said
     lines = _sweep(capsys, str(SAMPLES / "story"), "-m", "hybrid", "-s", "alpha", "--values",

@@ -150,7 +150,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     say(_best_line(args.sweep, points, first, best, (param.low, param.high), param))
     if cut_off and len(best) < len(points) and (param.tunable or args.sweep in CUTS):
         # said before the gap to the value in use, which read as a gain proven (dC 5)
-        say(_cut_note(args.sweep, param.tunable, "results" in figures, points))
+        say(_cut_note(args.sweep, param.tunable, "results" in figures, points,
+                      one_of(many)))
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param,
                               many)
     if best and len(best) < len(points) and "optimistic" not in against:
@@ -255,12 +256,14 @@ def _among(dataset: Any, pipe: Any) -> tuple[int, str]:
     return judged, f"judged {one_of(many) if judged == 1 else many}"
 
 
-def _cut_note(name: str, tunable: bool, columns: bool, points: Sequence[Any]) -> str:
+def _cut_note(name: str, tunable: bool, columns: bool, points: Sequence[Any],
+              one: str = "query") -> str:
     """What a cut-off's best is, one note whether or not tune searches it (dC 5: two notes
     had worded it two ways, and limit's had not pointed at the columns): inject_min_score
     "best" at 0 with every candidate returned, vector_candidates "best" at 5 with r@100 at
     0.61 for 20. For vector_candidates, where fewer candidates returned more results, why
-    (dC 7: 138.88 results at 5 against 20 at 20 on story)."""
+    (dC 7: 138.88 results at 5 against 20 at 20 on story), of `one`, the data's word for one
+    of its queries (dJ 9: "a query" under glosses "per chat moment")."""
     said = (f"note: {name} is a cut-off, not a quality setting"
             + ("" if tunable else " (tune leaves it out unless named)")
             + ": it decides how much is " + ("returned" if tunable else "ranked or returned")
@@ -270,7 +273,7 @@ def _cut_note(name: str, tunable: bool, columns: bool, points: Sequence[Any]) ->
                     if "results" in means and isinstance(value, (int, float)))
     rises = any(a[1] > b[1] for a, b in pairwise(counts) if a[0] != 0)
     if name == "vector_candidates" and rises:
-        said += (". Fewer candidates can return more results: a query whose left-out memories "
+        said += (f". Fewer candidates can return more results: a {one} whose left-out memories "
                  "the forgetting curve's tick cannot bound below its ranking is scored against "
                  "every memory (see vector_candidates' help)")
     return said
