@@ -128,3 +128,52 @@ def test_no_held_out_change_is_not_called_chance(capsys, tmp_path: Path) -> None
     assert "may be chance" not in out and "paired randomisation test" not in out
     assert "the 25 held-out queries score the same either way (▲0 ▼0): there is no " \
         "difference to test" in out
+
+
+def test_pick_best_weighs_the_start_a_range_leaves_out(capsys, tmp_path: Path) -> None:
+    # dI 1: k1's range 0–0.05 leaves the start (1.2) out, so no trial is the start; --pick
+    # best kept trial 0 (0.5843) as "the highest training mean" while the start scored 0.6131
+    written = tmp_path / "best.toml"
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=0:0.05",
+                 "--trials", "4", "--folds", "0", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "kept trial" not in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("kept the starting values"))
+    row = next(ln for ln in out.splitlines() if ln.startswith("ndcg@10 training"))
+    default, tuned, delta = row.split()[-3:]
+    assert (tuned, delta) == (default, "+0.0000"), row
+    # the figure said is the start's (the defaults column), not the top trial's
+    assert line == ("kept the starting values: theirs is the highest training mean, "
+                    f"ndcg@10 {default} (--pick best)"), (line, row)
+    assert load_params_file(written) == {"k1": 1.2}
+    assert 'kept_trial = "start"' in written.read_text()
+
+
+def test_the_surest_gain_says_the_start_out_of_range_is_what_pick_best_keeps(
+        capsys, tmp_path: Path) -> None:
+    # dI 1: "the highest training ndcg@10, 0.5839 (trial 0), is what --pick best keeps",
+    # while --pick best keeps the start, which scores higher
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=0:0.05",
+                 "--trials", "4", "--folds", "0", "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    row = next(ln for ln in out.splitlines() if ln.startswith("ndcg@10 training"))
+    assert (f"the highest training ndcg@10, {row.split()[-3]}, is the start's, which --pick "
+            "best keeps too") in " ".join(out.split()), out
+    assert "is what --pick best keeps" not in out
+
+
+def test_the_tune_tab_gives_the_start_s_figure_where_it_beats_every_trial() -> None:
+    # dI 1: the start, left out of the range, scores above every trial: the figure said is
+    # the start's (the kept values' training mean), not the top trial's lower one
+    from dataclasses import replace
+
+    from workbench.gui.tune_results import verdict
+
+    result = _kfold_kept_start(False, pick="best")
+    final = replace(result.final, train_best=(0.6131,), top=(0, 0.5843), top_start=True)
+    text = verdict(replace(result, final=final), "ndcg@10")
+    assert "the best on training, 0.6131, is the start's" in text
+    assert "0.5843" not in text

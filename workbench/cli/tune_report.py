@@ -458,7 +458,10 @@ def picked_lines(result: Any, primary: str, noun: str = "queries") -> list[str]:
         if result.spec.pick == "best":  # the highest training mean was the start's own
             # the start's trial is "start", as kept_trial says it in --out, not "trial 0",
             # and its figure in the same parenthesis as the rule (dr9 10)
-            top = ("" if len(studies) > 1 else f", {primary} {_m(kept[0].top[1], primary)}")
+            # the start's own figure: its trial's, or the settled start's above every trial
+            # (a --range that leaves it out, dI 1)
+            top = ("" if len(studies) > 1 else
+                   f", {primary} {_m(kept[0].train_best[0], primary)}")
             lines.append(f"kept the starting values{where}: theirs is the {_most(primary)} "
                          f"training mean{top} (--pick best)")
         else:
@@ -499,14 +502,17 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str,
     alone = [f for f in kept if f.bound_n < 2]
     bounded = [f for f in kept if f.bound_n >= 2]
     top = kept[0].top
+    # the highest training mean the start's: its figure the start's own (kept, `train_best`
+    # is the start's), not the top trial's below it (dI 1)
+    high = kept[0].train_best[0] if kept[0].top_start else top[1]
     # the start's own trial is "the start", as --out's kept_trial says it, not "trial 0"
     # (dr9 10)
     # under cases, counted as passing (dr3 10: "the highest training cases, 0.6667")
     n = int(getattr(kept[0], "bound_n", 0) or 0)
     best = ("" if len(studies) > 1 else
-            f"; the most training cases passing, {round(top[1] * n)}/{n}, are the start's, "
+            f"; the most training cases passing, {round(high * n)}/{n}, are the start's, "
             "which --pick best keeps too" if kept[0].top_start and primary == "cases" and n
-            else f"; the {_most(primary)} training {primary}, {_m(top[1], primary)}, is the "
+            else f"; the {_most(primary)} training {primary}, {_m(high, primary)}, is the "
             "start's, which --pick best keeps too" if kept[0].top_start else
             f"; the {_most(primary)} training {primary}, {_m(top[1], primary)} "
             f"(trial {top[0]}), is what --pick best keeps")

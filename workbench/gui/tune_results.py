@@ -239,15 +239,19 @@ def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "querie
     if final.top is None or final.picked == final.top[0]:
         return []
     top = f"trial {final.top[0]} ({_m(final.top[1])})"
-    start_is_top = (final.train_default and math.isfinite(final.train_default[0])
-                    and abs(final.top[1] - final.train_default[0]) <= 1e-12)
+    start_is_top = getattr(final, "top_start", False) or (
+        final.train_default and math.isfinite(final.train_default[0])
+        and abs(final.top[1] - final.train_default[0]) <= 1e-12)
     if final.kept_start and (pick == "best" or start_is_top):
-        # the best on training scores as the start does (trial 0 is the start): no trial
-        # to warn about ("would likely not hold" had been said of the values just kept)
+        # the best on training scores as the start does (trial 0 is the start, or the start
+        # scores at least every trial: dI 1): no trial to warn about ("would likely not hold"
+        # had been said of the values just kept). Kept, `train_best` is the start's figure
+        high = (final.train_best[0] if getattr(final, "top_start", False) and final.train_best
+                else final.top[1])
         n = int(getattr(final, "bound_n", 0) or 0)
-        best = (f"the most training cases passing, {_share(objective, final.top[1], n)}, are "
+        best = (f"the most training cases passing, {_share(objective, high, n)}, are "
                 "the start's" if objective == "cases" and n else
-                f"the best on training, {_m(final.top[1])}, is the start's")
+                f"the best on training, {_m(high)}, is the start's")
         return [best if said else f"<b>kept the starting values</b>: {best}"]
     lead = "" if said else "<b>kept the starting values</b>: "
     if final.kept_start and getattr(final, "bound_n", 2) < 2:

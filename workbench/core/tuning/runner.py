@@ -68,7 +68,9 @@ class FoldResult:
     bound: float = math.nan  # the kept trial's lower bound of gain (pick.lower_bound)
     bound_n: int = 0  # the training queries behind it (pick.errors); < 2: no bound exists
     top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
-    top_start: bool = False  # … scored at the starting values (the start's own trial)
+    # the highest training mean is the start's: its own trial is the top, or the settled start
+    # scores at least the top trial (a --range that leaves it out: dI 1)
+    top_start: bool = False
     picked: int | None = None  # the kept trial's number (None: the start)
     new: int = -1  # trials run by this call (the others were stored before it); -1: unknown
     # each constraint: (text, its training mean at the starting values, at the kept values)
@@ -771,12 +773,19 @@ def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
                    for c in spec.constraints)
     sign = 1.0 if direction(primary) == "maximize" else -1.0
     p = pick_trial(ranked, spec.pick, per_query, start, sign, feasible)
+    # the settled start, where it meets the constraints, is a candidate of `best` too: its
+    # training mean at least the top trial's, it is the highest (a tie goes to the start, as
+    # `_front_pick` keeps it). Only trial 0 had been weighed as the start, so a --range that
+    # left the start out kept a trial scoring below it as "the highest training mean" (dI 1)
+    mine = masked_mean(defaults[primary], train)
+    top_start = _is_start(evaluator, spec, p.top) or (
+        feasible and not math.isnan(mine) and sign * mine >= sign * float(p.top.values[0]))
     # a kept trial at the starting values (--pick best where the start, trial 0, scores
     # highest) is the start kept: reported as tuned, it read as a change to ship
-    kept = p.trial if p.trial is None or not _is_start(evaluator, spec, p.trial) else None
+    kept = (None if p.trial is None or _is_start(evaluator, spec, p.trial)
+            or (spec.pick == "best" and top_start) else p.trial)
     return kept, {"kept_start": kept is None, "bound": p.bound, "bound_n": p.n,
-                  "top": (p.top.number, float(p.top.values[0])),
-                  "top_start": _is_start(evaluator, spec, p.top),
+                  "top": (p.top.number, float(p.top.values[0])), "top_start": top_start,
                   "picked": None if kept is None else kept.number}
 
 
