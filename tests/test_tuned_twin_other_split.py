@@ -173,3 +173,32 @@ def test_a_kept_start_s_twin_note_names_the_run_that_tuned_its_values(
             "tuned on (same text and judgments: t2≡s1), so it counts as tuned on — its values "
             "were tuned by kf.toml's run, on 2 queries; its own run (5-fold over 3 queries "
             "(seed 0)) only kept them") in said
+
+
+
+def test_tune_from_such_a_file_counts_and_words_the_twin_as_eval_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """dI 2: tune's closing line said eval would "count the 3 not tuned on" where eval counts
+    2 (t2 repeats s1); dI 3: tune said the file "was tuned on 1 of these queries", t2, when it
+    was tuned on its twin s1."""
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _beir(tmp_path / "fruit")
+    kf = _tuned_file(tmp_path / "kf.toml", "fruit", ["s1", "s2"])
+    written = tmp_path / "tr.toml"
+    assert main(["tune", str(folder), "-m", "bm25", "--split", "train", "--params", str(kf),
+                 "--tune", "k1", "--trials", "2", "--folds", "3", "--out", str(written)]) == 0
+    out, err = capsys.readouterr()
+    said = " ".join(out.split())
+    assert "leave those out (and the 1 that repeats one of them) and count the 2 not tuned on" \
+        in said
+    assert main(["eval", str(folder), "-m", "bm25", "--split", "train", "--params",
+                 str(written), "--metrics", "ndcg@10"]) == 0
+    assert "2 judged queries" in " ".join(capsys.readouterr().out.split())
+    note = " ".join(err.split())
+    assert ("note: the starting values (kf.toml) were tuned by an earlier run on none of "
+            "these 3 queries, but 1 of them repeats one they were tuned on (same text and "
+            "judgments: t2≡s1): those are never held out here") in note
+    assert "the query that repeats one the starting values were tuned on (same text and " \
+        "judgments: t2≡s1) is kept off the held-out side, so 2 are held out" in said
+    assert "tuned on is kept off" not in said and "were tuned on 1 of these" not in note

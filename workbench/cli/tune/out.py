@@ -180,12 +180,17 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
     rule, dr1 2): every query counted as training scores where the values were tuned on all
     (k-fold, none) or on a named split (what they left of it is no held-out part); else the
     queries not tuned on (a time split's newer tasks) counted, as tune counted them."""
-    from workbench.core.tuned_on import FEW_HELD_OUT
+    from workbench.core.tuned_on import FEW_HELD_OUT, tuned_mask
     from workbench.core.tuning.data import dataset_nouns, one_of
 
     trained = set(note.trained_on)
+    # a twin of a query tuned on (same text and judgments, any split) is left out too, as
+    # eval leaves it (rB 2): "count the 809" had been said where eval counts 807 (dI 2)
+    hit = tuned_mask(dataset, note.trained_on) if trained else None
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
-    left = [q for q in judged if q not in trained]
+    left = [q for i, q in enumerate(dataset.queries.ids)
+            if (dataset.qrels or {}).get(q) and (hit is None or not hit[i])]
+    repeats = len(judged) - len(left) - len(trained.intersection(judged))
     many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the rest of tune says
     one = one_of(many)
     estimate = ("tune's held-out figures above are the estimate" if result.test is not None
@@ -207,7 +212,9 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
                 + "; on the held-out split every figure is held out")
     rough = (f", a rough figure under {FEW_HELD_OUT} {many}, as they say"
              if len(left) < FEW_HELD_OUT else "")
-    return (f"eval, compare and report on {dataset.name} leave those out and count the "
+    also = (f" (and the {repeats} that repeat{'s' if repeats == 1 else ''} "
+            f"{'one' if repeats == 1 else 'some'} of them)" if repeats else "")
+    return (f"eval, compare and report on {dataset.name} leave those out{also} and count the "
             f"{len(left)} not tuned on{rough}")
 
 

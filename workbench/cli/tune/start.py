@@ -19,20 +19,21 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     if not args.params:
         return validation
     from workbench.core.models import get_model
-    from workbench.core.tuned_on import tuned_mask
-    from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
+    from workbench.core.tuning.validation import StartCoversHeldOut, set_aside, start_prior
 
     tuned = _tuned_start(args.params, dataset, get_model(args.model),
                          say=args.worker_index == 0,  # once, not by each helper
                          assignments=args.param)
     if tuned is None:
         return validation
-    # a twin of a query tuned on (same text and judgments, any split) is tuned on too (rB 2)
-    prior = tuned_mask(dataset, list(tuned.trained_on))
-    try:
-        from workbench.core.tuning.data import dataset_nouns
+    # a twin of a query tuned on (same text and judgments, any split) is tuned on too (rB 2),
+    # said as a repeat of one (dI 3)
+    prior, repeats = start_prior(dataset, list(tuned.trained_on))
+    from workbench.core.tuning.data import dataset_nouns
 
-        narrowed = set_aside(validation, prior, dataset_nouns(dataset)[1])
+    many = dataset_nouns(dataset)[1]
+    try:
+        narrowed = set_aside(validation, prior, many, repeats)
     except StartCoversHeldOut as exc:  # the one score asked for cannot be had: said, with
         # the two runs that can be
         name = Path(args.params).name
@@ -49,10 +50,20 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
             "out --params to tune from the model's defaults, or tune on every task from these "
             "values, with no held-out score: --folds 0") from None
     if narrowed is not validation and args.worker_index == 0:
-        say(f"note: the starting values ({Path(args.params).name}) were tuned on "
-            f"{int(prior.sum())} of these {dataset_nouns(dataset)[1]} by an earlier run: they "
-            "are never held out "
-            "here, and count as tuned on in --out", file=sys.stderr)
+        # tuned on their twins, not on them: said as eval says it (dI 3)
+        k, n = len(repeats), int(prior.sum()) - len(repeats)
+        total = sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
+        shown = ", ".join(list(repeats.values())[:3]) + (f" and {k - 3} more" if k > 3 else "")
+        repeat = ("1 of them repeats one they were tuned on" if k == 1 else
+                  f"{k} of them repeat {many} they were tuned on") + (
+                      f" (same text and judgments: {shown})")
+        those = (f"were tuned on {n} of these {many} by an earlier run: they" if not k else
+                 f"were tuned by an earlier run on none of these {total:,} {many}, but "
+                 f"{repeat}: those" if not n else
+                 f"were tuned on {n} of these {many} by an earlier run, and "
+                 f"{repeat.replace(' of', ' more of', 1)}: all {n + k}")
+        say(f"note: the starting values ({Path(args.params).name}) {those} are never held "
+            "out here, and count as tuned on in --out", file=sys.stderr)
     return narrowed
 
 

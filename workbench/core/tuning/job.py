@@ -141,14 +141,15 @@ def _plan(job: TuneJob, progress: Progress = NO_PROGRESS) -> tuple[
         time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed,
         split_masks=split_masks)
     if job.tuned_on is not None and job.tuned_on.same_data(dataset):
-        from workbench.core.tuned_on import tuned_mask
+        from workbench.core.tuning.validation import start_prior
 
-        # a twin of a query tuned on (same text and judgments, any split) counts too (rB 2)
-        prior = tuned_mask(dataset, list(job.tuned_on.trained_on))
+        # a twin of a query tuned on (same text and judgments, any split) counts too (rB 2),
+        # said as a repeat of one (dI 3)
+        prior, repeats = start_prior(dataset, list(job.tuned_on.trained_on))
         try:
             from workbench.core.tuning.data import dataset_nouns
 
-            validation = set_aside(validation, prior, dataset_nouns(dataset)[1])
+            validation = set_aside(validation, prior, dataset_nouns(dataset)[1], repeats)
         except StartCoversHeldOut as exc:  # in the window's words, with its ways out
             side = (f"split {job.split}, the one held out" if kind == "split" else
                     "the newer tasks the time split holds out")

@@ -17,7 +17,7 @@ on one twin and holds out the other (`part_twins`).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -159,7 +159,8 @@ class StartCoversHeldOut(ParamError):
                          "earlier run, so no score there would be held out")
 
 
-def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
+def set_aside(v: Validation, prior: Mask, noun: str = "queries",
+              repeats: Mapping[int, str] | None = None) -> Validation:
     """`v` with the queries of `prior` never held out: the starting values were tuned on them
     (a params file from an earlier run), so a score on them is a training score. They leave
     every fold's held-out side (a fold left with none is dropped); the queries this run tunes
@@ -167,7 +168,9 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     K-fold with no held-out query left tunes on every query, as it would have, with training
     scores only; a held-out split or a time split whose whole held-out side the start was
     tuned on is refused (`StartCoversHeldOut`): the one score it was asked for cannot be had,
-    and tuning on the held-out side instead would not be what was asked."""
+    and tuning on the held-out side instead would not be what was asked. `repeats`: the
+    positions of `prior` set aside only as repeats of queries the start was tuned on, each
+    as its pair ("871≡870"): said as repeats, not as queries it was tuned on (dI 3)."""
     if not v.folds:  # nothing is held out: nothing to set aside
         return v
     placed = v.final_train.copy()
@@ -193,13 +196,36 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     # "never held out (6 are)" read as a contradiction (dr7 7)
     # those moved off the held-out side, not every one the start was tuned on: the others were
     # on the training side already ("7 kept off … so 5 are held out" of 6, dr3 5)
-    n = int((prior & held_side).sum())
+    moved = np.flatnonzero(prior & held_side)
+    pairs = [(repeats or {})[int(i)] for i in moved if int(i) in (repeats or {})]
+    n = len(moved) - len(pairs)
+    one = "query" if noun == "queries" else noun.removesuffix("s")
     # one said as one ("the 1 queries … are kept off" had read as a slip)
-    them = (f"the 1 {'query' if noun == 'queries' else noun.removesuffix('s')} the starting "
-            "values were tuned on is" if n == 1
-            else f"the {n} {noun} the starting values were tuned on are")
+    them = (f"the 1 {one} the starting values were tuned on" if n == 1
+            else f"the {n} {noun} the starting values were tuned on")
+    if pairs:  # tuned on their twins, not on them: said as eval says it (dI 3)
+        k = len(pairs)
+        shown = ", ".join(pairs[:3]) + (f" and {k - 3} more" if k > 3 else "")
+        rep = (f"1 {one} that repeats one" if k == 1 else f"{k} {noun} that repeat ones")
+        them = (f"{them} and {rep}" if n else
+                f"the {rep.removeprefix('1 ') if k == 1 else rep} the starting values were "
+                "tuned on") + f" (same text and judgments: {shown})"
+    them += " is" if n + len(pairs) == 1 else " are"
     return Validation(v.kind, folds, f"{v.describe}; {them} kept off the held-out side, so "
                       f"{held} {'is' if held == 1 else 'are'} held out", final, v.twins_out)
+
+
+def start_prior(dataset: Dataset, trained_on: Sequence[str]) -> tuple[Mask, dict[int, str]]:
+    """What a run starting from values tuned on `trained_on` sets aside (`set_aside`): those
+    queries and their twins (`tuned_on.tuned_mask`), and the twins' positions, each as its
+    pair ("871≡870"), said as eval says them (dI 3)."""
+    from workbench.core.tuned_on import tuned_mask, twins_tuned_on
+
+    ids = dataset.queries.ids
+    judged = [q for q in ids if (dataset.qrels or {}).get(q)]
+    at = {q: i for i, q in enumerate(ids)}
+    twins = twins_tuned_on(dataset, trained_on, judged)
+    return tuned_mask(dataset, trained_on), {at[a]: f"{a}≡{b}" for a, b in twins.items()}
 
 
 def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
