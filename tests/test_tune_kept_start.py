@@ -177,3 +177,35 @@ def test_the_tune_tab_gives_the_start_s_figure_where_it_beats_every_trial() -> N
     text = verdict(replace(result, final=final), "ndcg@10")
     assert "the best on training, 0.6131, is the start's" in text
     assert "0.5843" not in text
+
+
+def test_every_study_that_kept_the_start_is_counted_with_its_reason(capsys,
+                                                                   tmp_path: Path) -> None:
+    # dI 6: k1's range leaves the start out and ndcg@10 >= 0.6 holds only near it, so every
+    # study keeps the starting values (▲0 ▼0: every held-out query scores as the start), but
+    # "kept the starting values in 2 of 6 studies" counted only those with no sure gain
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=0:0.05",
+                 "--constraint", "ndcg@10>=0.6", "--metric", "r@100", "--trials", "8",
+                 "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    said = " ".join(out.split())
+    assert "▲0 ▼0 =25" in said
+    counts = re.findall(r"kept the starting values in (\d+)(?: more)? of (?:the )?6 studies "
+                        r"\([^)]*\): ([^;(]*)", said)
+    assert sum(int(n) for n, _ in counts) == 6, counts
+    assert any(why.startswith("no trial met the constraints on their training queries")
+               for _, why in counts), counts
+
+
+def test_one_study_that_kept_the_start_for_the_constraints_says_so_under_the_table(
+        capsys, tmp_path: Path) -> None:
+    # dI 7: with --folds 0 the reason came only in the closing "written to" line
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=0:0.05",
+                 "--constraint", "ndcg@10>=0.6", "--metric", "r@100", "--trials", "8",
+                 "--folds", "0", "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    body = out.split("constraint (training mean)")[0]
+    assert "kept the starting values: no trial met the constraints, and the starting values " \
+        "do" in " ".join(body.split()), out

@@ -466,10 +466,28 @@ def picked_lines(result: Any, primary: str, noun: str = "queries") -> list[str]:
                          f"training mean{top} (--pick best)")
         else:
             lines += _kept_start_lines(kept, studies, primary, noun)
-        # the start kept with a setting moved by `settle` (dr8 1)
-        if result.final in kept and getattr(result.final, "start_moved", None):
-            lines.append(f"kept with {moved_text(result.final.start_moved)}: a setting "
-                         f"{primary} does not read, moved to meet the constraints")
+    # the studies that kept the start as no trial met the constraints (rv53 b), or, the start
+    # breaking them too, scored their held-out queries with it: counted with the others, not
+    # left out of "kept the starting values in N of M" (dI 6), and said under the table by a
+    # run of one study too (dI 7)
+    from workbench.core.tuning.runner import NO_TRIAL_MET
+
+    unmet = [f for f in studies if not f.best or (
+        f.kept_start and f.top is None and getattr(f, "kept_why", "").startswith(NO_TRIAL_MET))]
+    if unmet:
+        more = " more" if kept else ""
+        where = ("" if len(studies) == 1 else
+                 f" in {len(unmet)}{more} of {'the ' if kept else ''}{len(studies)} studies "
+                 f"({', '.join(f.name for f in unmet)})")
+        why = ((unmet[0].kept_why or NO_TRIAL_MET) if len(studies) == 1 else
+               f"no trial met the constraints on {'its' if len(unmet) == 1 else 'their'} "
+               f"training {noun}")
+        lines.append(f"kept the starting values{where}: {why}")
+    # the start kept with a setting moved by `settle` (dr8 1); where no trial met the
+    # constraints, the constraint table below says it
+    if result.final in kept and getattr(result.final, "start_moved", None):
+        lines.append(f"kept with {moved_text(result.final.start_moved)}: a setting "
+                     f"{primary} does not read, moved to meet the constraints")
     from workbench.core.tuning.pick import bound_text
 
     for f in studies:
