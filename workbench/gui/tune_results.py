@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import html
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -410,22 +411,30 @@ class TuneResults(QWidget):
         self._fit_width()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
-                    labels: dict[str, str], nouns: str = "queries", flagged: str = "") -> None:
-        """`nouns`, `flagged`: as `verdict` takes them."""
+                    labels: dict[str, str], nouns: str = "queries", flagged: str = "",
+                    idle: Mapping[str, str] | None = None) -> None:
+        """`nouns`, `flagged`: as `verdict` takes them; `idle`: the values no score reads
+        beside the others, each with why (`ParamSchema.idle_because`): greyed and marked "no
+        effect", as the command line's table and --out file mark them (dI 4)."""
         if not best:
             self.clear("No trial succeeded: nothing to apply.")
             return
         self.summary.setText(verdict(result, objective, nouns, flagged))
-        rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
+        idle = idle or {}
+        rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v), idle.get(n, ""))
                 for n, v in best.items()]
         # the values tuning changed first, those it left after them (sorted is stable)
-        self.rows = sorted(rows, key=lambda row: row[1] == row[2])
+        self.rows = [row[:3] for row in sorted(rows, key=lambda row: row[1] == row[2])]
+        whys = [row[3] for row in sorted(rows, key=lambda row: row[1] == row[2])]
         self._fit_summary()
         self.table.setRowCount(len(self.rows))
-        for r, (name, before, tuned) in enumerate(self.rows):
-            for c, text in enumerate((name, before, tuned)):
+        for r, ((name, before, tuned), why) in enumerate(zip(self.rows, whys, strict=True)):
+            for c, text in enumerate((name, before, tuned + (" (no effect)" if why else ""))):
                 item = QTableWidgetItem(text)
-                if c == 2 and text != before:
+                if why:  # no score reads it: greyed, with why
+                    item.setForeground(QColor(MUTED))
+                    item.setToolTip(f"no effect: {why}")
+                elif c == 2 and text != before:
                     item.setForeground(delta_color(1.0))
                     item.setToolTip("changed by tuning")
                 elif c == 0:  # the whole name, where the column cuts it
@@ -562,8 +571,12 @@ class TuneView(QWidget):
                              direction(job.objective) == "maximize")
             for t in sorted(outcome.trials, key=lambda t: t.number):
                 self.curve.add(t.number, t.train, t.held_out)
+        schema = job.model.schema
+        full = {**schema.resolve(job.params), **outcome.best}
+        idle = {n: why for n in outcome.best if n in schema
+                for why in [schema.idle_because(n, full)] if why}
         self.results.show_result(outcome.result, outcome.best, job.objective, labels,
-                                 dataset_nouns(outcome.dataset)[1], flagged)
+                                 dataset_nouns(outcome.dataset)[1], flagged, idle)
         final = outcome.result.final
         if final.top is not None and final.train_best and self.curve.study == final.name:
             tuned, start = (np.asarray(final.held_tuned, np.float64),
