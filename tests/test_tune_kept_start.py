@@ -209,3 +209,19 @@ def test_one_study_that_kept_the_start_for_the_constraints_says_so_under_the_tab
     body = out.split("constraint (training mean)")[0]
     assert "kept the starting values: no trial met the constraints, and the starting values " \
         "do" in " ".join(body.split()), out
+
+
+def test_the_tune_tab_says_which_values_were_put_back_to_the_start() -> None:
+    # dI 5: the chart marks trial 3 kept, its draws on the slice chart, while the table shows
+    # the start's values where the training score tied: nothing said why
+    from dataclasses import replace
+
+    from workbench.gui.tune_results import verdict
+
+    result = _kfold_kept_start(False)
+    final = replace(result.final, kept_start=False, picked=3, top=(3, 0.62),
+                    put_back={"b": 0.9, "k1": 2.5})
+    text = verdict(replace(result, final=final), "ndcg@10")
+    assert "2 of trial 3's values put back to the start (b, k1): the training nDCG@10 is " \
+        "the same with the start's as with the trial's draws (a tie goes to the start)" \
+        in text, text

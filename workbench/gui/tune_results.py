@@ -189,6 +189,16 @@ def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = 
         lines.append(f"<span style='color:{MUTED}'>{metric_label(objective)} {label}: "
                      f"{_share(objective, final.train_default[0], n)} → "
                      f"{_share(objective, final.train_best[0], n)}</span>")
+    back = getattr(final, "put_back", None)
+    if back and not final.kept_start:  # the table's values are not all the kept trial's draws:
+        # said, as the command line lists them, or the chart's "kept" trial read as another
+        # (dI 5)
+        k = len(back)
+        lines.append(f"<span style='color:{MUTED}'>{k} of trial {final.picked}'s values put "
+                     f"back to the start ({', '.join(back)}): the training "
+                     f"{metric_label(objective)} is the same with the start's as with the "
+                     "trial's draw" + ("" if k == 1 else "s") + " (a tie goes to the start)"
+                     "</span>")
     studies = _studies(result)
     counts = [f.trials for f in studies]
     if len(counts) == 1:
