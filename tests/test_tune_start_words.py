@@ -69,8 +69,10 @@ def test_nothing_set_aside_is_not_said_and_eval_nests_no_parenthesis(capsys, tmp
         assert ("note: evaluated on the 6 of 12 judged tasks no configuration was tuned on; on "
                 "the others the tuned figures would be training scores (--all-queries counts "
                 "all)") in notes
-        assert (f"note: '{params.name}' was tuned on 6 of these 12 — time split (by date): 6 "
-                "older tasks tune, 6 newer held out") in notes
+        how = ("time split (by date): 6 older tasks tune, 6 newer held out" if params == start
+               else "its values were tuned by cl2.toml's run, on 6 tasks; its own run, time "
+               "split (by date): 6 older tasks tune, 6 newer held out, only kept them")  # dJ 4
+        assert f"note: '{params.name}' was tuned on 6 of these 12 — {how}" in notes
         assert not any(_nested(n) for n in notes), notes
 
 

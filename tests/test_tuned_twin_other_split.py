@@ -171,8 +171,8 @@ def test_a_kept_start_s_twin_note_names_the_run_that_tuned_its_values(
     said = " ".join(capsys.readouterr().out.split())
     assert ("'kept.toml' was tuned on none of these 3, but 1 of them repeats a query it was "
             "tuned on (same text and judgments: t2≡s1), so it counts as tuned on — its values "
-            "were tuned by kf.toml's run, on 2 queries; its own run (5-fold over 3 queries "
-            "(seed 0)) only kept them") in said
+            "were tuned by kf.toml's run, on 2 queries; its own run, 5-fold over 3 queries "
+            "(seed 0), only kept them") in said
 
 
 

@@ -741,7 +741,7 @@ def _tuned_here_text(dataset: Dataset, name: str, t: TunedOn, ids: Set[str],
                f"{t.carried}'s run" if t.carried else "an earlier run")
         own = t.validation.split("; ", 1)[0]
         how = (f" — its values were tuned by {who}, on {len(set(t.trained_on)):,} {t.noun}; "
-               f"its own run" + (f" ({own})" if own else "") + " only kept them")
+               "its own run" + (f", {own}," if own else "") + " only kept them")
     if not twins:
         return f"{name!r} was tuned on {direct} of these {n}{how}"
     pairs = [f"{a}≡{b}" for a, b in twins.items()]
