@@ -406,12 +406,16 @@ class RankedTable(QWidget):
             # dashed line below the 8 rows shown)
             # dB 5: "the files above the line (under its first 12 rows)" read as the files
             # under those rows
-            tip = (f"The first {self.model.cut} rows, above the orange dashed line in the "
-                   "table, go into the bundle, the context the model hands over; the shaded "
-                   "rows below the line are left out. Hover a shaded row's rank for why the "
-                   "bundle stopped there."
-                   + (" Greyed rows above the line were skipped: over the token budget."
-                      if skipped else ""))
+            # dH 4: "the first 10 rows … go into the bundle" beside "bundle: 7 files (3
+            # skipped)": the greyed ones above the line are not in it
+            rows = (f"Of the first {self.model.cut} rows, above the orange dashed line in the "
+                    f"table, the {self.model.cut - skipped} not greyed go into the bundle, the "
+                    f"context the model hands over; the {skipped} greyed were skipped: over "
+                    "the token budget" if skipped else
+                    f"The first {self.model.cut} rows, above the orange dashed line in the "
+                    "table, go into the bundle, the context the model hands over")
+            tip = (rows + "; the shaded rows below the line are left out. Hover a shaded "
+                   "row's rank for why the bundle stopped there.")
         left = left_top_k(s)
         if left:
             said = f"left the top {s.k}: {', '.join(left)}"
