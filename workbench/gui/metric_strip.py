@@ -529,8 +529,8 @@ class MetricStrip(QWidget):
         first = metric_label(self.session.metric_names[0])
         if text and count_card:  # the longest of these whose lines fit the box's width
             count = text.split(" ")[2]
-            text = next((t for t in (f"from {first}:\n{text}", f"from {first}:\nmean of {count}",
-                                     f"{first} on:\nmean of {count}")
+            # "nDCG@10 on:", never "from nDCG@10:", read as derived from it (dH 7)
+            text = next((t for t in (f"{first} on:\n{text}", f"{first} on:\nmean of {count}")
                          if max(map(fm.horizontalAdvance, t.split("\n"))) <= width),
                         f"{first} on:\nmean of {count}")
         elif fm.horizontalAdvance(text) > width and text.count(" ") >= 3:
